@@ -1,0 +1,23 @@
+/**
+ * `friendli-codegen <openapi.yaml> <out-dir>`: writes the generated files, formatted with biome, and lists
+ * what the generator had to approximate.
+ */
+import { execFileSync } from "node:child_process"
+import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { join, relative, resolve } from "node:path"
+import { generate, parseDocument } from "./generate.ts"
+
+const [input, outDir] = process.argv.slice(2)
+if (input === undefined || outDir === undefined) {
+  console.error("usage: friendli-codegen <openapi.yaml> <out-dir>")
+  process.exit(2)
+}
+const root = resolve(import.meta.dirname, "../../..")
+const source = relative(root, resolve(input))
+const { files, warnings } = await generate(parseDocument(await readFile(input, "utf8")), { source })
+await mkdir(outDir, { recursive: true })
+for (const f of files) await writeFile(join(outDir, f.path), f.contents)
+// The files are formatted like the rest of the repository, so that `biome check` holds for them too.
+execFileSync(join(root, "node_modules/.bin/biome"), ["check", "--write", resolve(outDir)], { stdio: "ignore" })
+for (const w of warnings) console.warn(`warning: ${w.path}: ${w.message}`)
+console.log(`wrote ${files.map((f) => f.path).join(", ")} to ${relative(process.cwd(), resolve(outDir)) || "."}`)

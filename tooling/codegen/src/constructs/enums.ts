@@ -1,0 +1,45 @@
+/**
+ * `enum` and `const`: a value from a fixed list. `const: "null"` with `x-decode-to-null: true` is the
+ * wire's string `"null"` standing for a null: it validates as the string and decodes to `null`.
+ */
+import type { LiteralNode, LiteralValue, Node } from "../ir.ts"
+import { type ParseContext, type SchemaObject, typesOf } from "./context.ts"
+
+const isLiteral = (u: unknown): u is LiteralValue =>
+  u === null || typeof u === "string" || typeof u === "boolean" || (typeof u === "number" && Number.isFinite(u))
+
+/** Parses `const` or `enum`; a nullable type (`type: [x, "null"]`) adds `null` to the list. */
+export const parseEnum = (schema: SchemaObject, path: string, ctx: ParseContext): Node | undefined => {
+  let values: Array<LiteralValue>
+  if ("const" in schema) {
+    if (schema.const === "null" && schema["x-decode-to-null"] === true) return { kind: "nullAlias" }
+    values = [schema.const as LiteralValue]
+  } else if (Array.isArray(schema.enum)) {
+    values = [...schema.enum] as Array<LiteralValue>
+  } else {
+    return undefined
+  }
+  const literals = values.filter(isLiteral)
+  if (literals.length !== values.length) ctx.warn(path, "enum values that are objects or arrays are left out")
+  if (typesOf(schema).includes("null") || schema.nullable === true) {
+    if (!literals.includes(null)) literals.push(null)
+  }
+  if (literals.length === 0) return { kind: "unknown" }
+  return { kind: "literal", values: [...new Set(literals)] }
+}
+
+const literalCode = (v: LiteralValue): string => JSON.stringify(v)
+
+/** The Effect Schema expression of a literal list. */
+export const literalSchema = (node: LiteralNode): string => `Schema.Literal(${node.values.map(literalCode).join(", ")})`
+
+/** The guard expression of a literal list over `value`. */
+export const literalGuard = (node: LiteralNode, value: string): string =>
+  node.values.map((v) => `${value} === ${literalCode(v)}`).join(" || ")
+
+/** The Effect Schema expression of the `"null"` alias: the string on the wire, `null` once decoded. */
+export const nullAliasSchema = (): string =>
+  `Schema.transform(Schema.Literal("null"), Schema.Null, { strict: true, decode: () => null, encode: () => "null" as const })`
+
+/** The guard expression of the `"null"` alias (the wire form). */
+export const nullAliasGuard = (value: string): string => `${value} === "null"`

@@ -1,0 +1,83 @@
+/**
+ * `type: object`: known `properties` (with `required`) become a struct that tolerates properties it does not
+ * name, since servers add fields; an object with no properties is a map whose values follow
+ * `additionalProperties` (any value when that is absent or `true`).
+ */
+import type { Node, ObjectNode, Property, RecordNode } from "../ir.ts"
+import { isIdentifier, isSchemaObject, type ParseContext, propertyKey, type SchemaObject } from "./context.ts"
+
+/** Parses an object schema (`type: object`, or untyped with `properties`/`additionalProperties`). */
+export const parseObject = (schema: SchemaObject, path: string, ctx: ParseContext): Node => {
+  const properties = isSchemaObject(schema.properties) ? schema.properties : {}
+  const names = Object.keys(properties)
+  if (names.length === 0) {
+    const extra = schema.additionalProperties
+    const values: Node = isSchemaObject(extra) ? ctx.parse(extra, `${path}/additionalProperties`) : { kind: "unknown" }
+    return { kind: "record", values }
+  }
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === "string") : [])
+  const props: Array<Property> = names.map((name) => {
+    const sub = properties[name]
+    const description = isSchemaObject(sub) && typeof sub.description === "string" ? sub.description : undefined
+    return {
+      name,
+      node: ctx.parse(sub, `${path}/properties/${name}`),
+      required: required.has(name),
+      ...(description === undefined ? {} : { description }),
+    }
+  })
+  for (const r of required) {
+    if (!names.includes(r)) props.push({ name: r, node: { kind: "unknown" }, required: true })
+  }
+  return { kind: "object", properties: props }
+}
+
+/** The Effect Schema expression of an object, given the expressions of its property schemas. */
+export const objectSchema = (node: ObjectNode, schemaOf: (node: Node) => string): string => {
+  const fields = node.properties.map((p) => {
+    const s = schemaOf(p.node)
+    return `${propertyKey(p.name)}: ${p.required ? s : `Schema.optional(${s})`}`
+  })
+  return `Schema.Struct({ ${fields.join(", ")} })`
+}
+
+/** The Effect Schema expression of a map. */
+export const recordSchema = (node: RecordNode, schemaOf: (node: Node) => string): string =>
+  `Schema.Record({ key: Schema.String, value: ${schemaOf(node.values)} })`
+
+const isObjectCheck = `if (typeof u !== "object" || u === null || Array.isArray(u)) return false`
+
+/**
+ * The statements of an object guard over `u`: one local per property (read once), a check per property.
+ * A required property that any value satisfies must still be present.
+ */
+export const objectGuardBody = (node: ObjectNode, guardOf: (node: Node, value: string) => string): string => {
+  const lines = [isObjectCheck, "const o = u as { readonly [key: string]: unknown }"]
+  node.properties.forEach((p, i) => {
+    const v = `p${i}`
+    const read = isIdentifier(p.name) ? `o.${p.name}` : `o[${JSON.stringify(p.name)}]`
+    if (p.node.kind === "unknown") {
+      if (p.required) lines.push(`if (!Object.hasOwn(o, ${JSON.stringify(p.name)})) return false`)
+      return
+    }
+    lines.push(`const ${v} = ${read}`)
+    const check = guardOf(p.node, v)
+    lines.push(p.required ? `if (!(${check})) return false` : `if (${v} !== undefined && !(${check})) return false`)
+  })
+  lines.push("return true")
+  return lines.join("\n  ")
+}
+
+/** The statements of a map guard over `u`. */
+export const recordGuardBody = (node: RecordNode, guardOf: (node: Node, value: string) => string): string => {
+  if (node.values.kind === "unknown") return `return typeof u === "object" && u !== null && !Array.isArray(u)`
+  return [
+    isObjectCheck,
+    "const o = u as { readonly [key: string]: unknown }",
+    `for (const k in o) {`,
+    `  const v = o[k]`,
+    `  if (!(${guardOf(node.values, "v")})) return false`,
+    `}`,
+    "return true",
+  ].join("\n  ")
+}

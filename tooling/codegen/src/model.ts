@@ -1,0 +1,89 @@
+/**
+ * From an OpenAPI document to the model the emitters read: every component schema parsed, ordered so that
+ * each comes after the components it uses, and reference cycles found.
+ */
+import { isSchemaObject, type ParseContext } from "./constructs/context.ts"
+import { parseSchema } from "./constructs/schema.ts"
+import type { Component, Model, Node } from "./ir.ts"
+
+/** Something the generator could not express exactly, with the JSON pointer where it happened. */
+export interface Warning {
+  readonly path: string
+  readonly message: string
+}
+
+const refPrefix = "#/components/schemas/"
+
+const unescapePointer = (s: string): string => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~")
+
+/** Parses the component schemas of a document. Throws on a `$ref` that points nowhere. */
+export const buildModel = (document: unknown): { readonly model: Model; readonly warnings: ReadonlyArray<Warning> } => {
+  const doc = isSchemaObject(document) ? document : {}
+  const components = isSchemaObject(doc.components) ? doc.components : {}
+  const schemas = isSchemaObject(components.schemas) ? components.schemas : {}
+  const warnings: Array<Warning> = []
+  const ctx: ParseContext = {
+    parse: (schema, path) => parseSchema(schema, path, ctx),
+    resolve: (ref, path) => {
+      if (!ref.startsWith(refPrefix)) throw new Error(`${path}: only local component refs are supported, got ${ref}`)
+      const name = unescapePointer(ref.slice(refPrefix.length))
+      if (!(name in schemas)) throw new Error(`${path}: $ref ${ref} points to no component schema`)
+      return { name, schema: schemas[name] }
+    },
+    warn: (path, message) => warnings.push({ path, message }),
+  }
+  const parsed = new Map<string, Component>()
+  for (const [name, schema] of Object.entries(schemas)) {
+    const description =
+      isSchemaObject(schema) && typeof schema.description === "string" ? schema.description : undefined
+    const node = parseSchema(schema, `${refPrefix}${name}`, ctx)
+    parsed.set(name, { name, node, ...(description === undefined ? {} : { description }) })
+  }
+  return { model: order(parsed), warnings }
+}
+
+/** The names of the components a node refers to. */
+export const refsOf = (node: Node, out: Set<string> = new Set()): Set<string> => {
+  switch (node.kind) {
+    case "ref":
+      out.add(node.name)
+      break
+    case "array":
+      refsOf(node.items, out)
+      break
+    case "record":
+      refsOf(node.values, out)
+      break
+    case "object":
+      for (const p of node.properties) refsOf(p.node, out)
+      break
+    case "union":
+      for (const m of node.members) refsOf(m, out)
+      break
+  }
+  return out
+}
+
+const order = (components: ReadonlyMap<string, Component>): Model => {
+  const ordered: Array<Component> = []
+  const cyclic = new Set<string>()
+  const state = new Map<string, "visiting" | "done">()
+  const stack: Array<string> = []
+  const visit = (name: string): void => {
+    const s = state.get(name)
+    if (s === "done") return
+    if (s === "visiting") {
+      for (const n of stack.slice(stack.indexOf(name))) cyclic.add(n)
+      return
+    }
+    state.set(name, "visiting")
+    stack.push(name)
+    const c = components.get(name)!
+    for (const dep of [...refsOf(c.node)].sort()) visit(dep)
+    stack.pop()
+    state.set(name, "done")
+    ordered.push(c)
+  }
+  for (const name of components.keys()) visit(name)
+  return { components: ordered, cyclic }
+}
