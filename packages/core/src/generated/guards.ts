@@ -172,7 +172,9 @@ export function isNullString(u: unknown): u is NullStringEncoded {
  * @since 0.1.0
  */
 export function normalizeNullString(x: NullStringEncoded): NullString {
-  return x as unknown as NullString
+  let y: unknown = x
+  if (x === "null") y = null
+  return y as NullString
 }
 
 /**
@@ -354,16 +356,17 @@ export function isCompletionChunkChoice(u: unknown): u is CompletionChunkChoiceE
  * @since 0.1.0
  */
 export function normalizeCompletionChunkChoice(x: CompletionChunkChoiceEncoded): CompletionChunkChoice {
+  const y: unknown = x
   {
     const o0 = x as { [key: string]: unknown }
     const v0_3 = o0.finish_reason
     if (v0_3 !== undefined && v0_3 !== null) {
       if (isNullString(v0_3)) {
-        normalizeNullString(v0_3 as NullStringEncoded)
+        o0.finish_reason = normalizeNullString(v0_3 as NullStringEncoded)
       }
     }
   }
-  return x as unknown as CompletionChunkChoice
+  return y as CompletionChunkChoice
 }
 
 /**
@@ -408,6 +411,7 @@ function isCompletionChunk$0(u: unknown): boolean {
  * @since 0.1.0
  */
 export function normalizeCompletionChunk(x: CompletionChunkEncoded): CompletionChunk {
+  const y: unknown = x
   {
     const o0 = x as { [key: string]: unknown }
     const v0_3 = o0.choices
@@ -417,13 +421,13 @@ export function normalizeCompletionChunk(x: CompletionChunkEncoded): CompletionC
         for (let i1 = 0; i1 < a1.length; i1++) {
           const e1 = a1[i1]
           if (e1 !== null) {
-            normalizeCompletionChunkChoice(e1 as CompletionChunkChoiceEncoded)
+            a1[i1] = normalizeCompletionChunkChoice(e1 as CompletionChunkChoiceEncoded)
           }
         }
       }
     }
   }
-  return x as unknown as CompletionChunk
+  return y as CompletionChunk
 }
 
 /**
@@ -1749,16 +1753,17 @@ export function isChatCompletionChunkChoice(u: unknown): u is ChatCompletionChun
  * @since 0.1.0
  */
 export function normalizeChatCompletionChunkChoice(x: ChatCompletionChunkChoiceEncoded): ChatCompletionChunkChoice {
+  const y: unknown = x
   {
     const o0 = x as { [key: string]: unknown }
     const v0_2 = o0.finish_reason
     if (v0_2 !== undefined && v0_2 !== null) {
       if (isNullString(v0_2)) {
-        normalizeNullString(v0_2 as NullStringEncoded)
+        o0.finish_reason = normalizeNullString(v0_2 as NullStringEncoded)
       }
     }
   }
-  return x as unknown as ChatCompletionChunkChoice
+  return y as ChatCompletionChunkChoice
 }
 
 /**
@@ -1803,6 +1808,7 @@ function isChatCompletionChunk$0(u: unknown): boolean {
  * @since 0.1.0
  */
 export function normalizeChatCompletionChunk(x: ChatCompletionChunkEncoded): ChatCompletionChunk {
+  const y: unknown = x
   {
     const o0 = x as { [key: string]: unknown }
     const v0_3 = o0.choices
@@ -1812,13 +1818,13 @@ export function normalizeChatCompletionChunk(x: ChatCompletionChunkEncoded): Cha
         for (let i1 = 0; i1 < a1.length; i1++) {
           const e1 = a1[i1]
           if (e1 !== null) {
-            normalizeChatCompletionChunkChoice(e1 as ChatCompletionChunkChoiceEncoded)
+            a1[i1] = normalizeChatCompletionChunkChoice(e1 as ChatCompletionChunkChoiceEncoded)
           }
         }
       }
     }
   }
-  return x as unknown as ChatCompletionChunk
+  return y as ChatCompletionChunk
 }
 
 /**

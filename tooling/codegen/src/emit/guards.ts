@@ -98,7 +98,7 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
       ...writer.helpers.flatMap((h) => [h, ""]),
     )
     const normalized = needsNormalize(c.node, model)
-    const statements = normalized ? normalizeStatements(c.node, model, identifier, "x", undefined, 0) : []
+    const statements = normalized ? normalizeStatements(c.node, model, identifier, "x", (e) => `y = ${e}`, 0) : []
     out.push(
       jsdoc(
         normalized
@@ -107,7 +107,7 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
         [`@category normalizers`, `@since ${since}`],
       ),
       normalized
-        ? `export function normalize${id}(x: ${id}Encoded): ${id} {\n  ${statements.join("\n  ")}\n  return x as unknown as ${id}\n}`
+        ? `export function normalize${id}(x: ${id}Encoded): ${id} {\n  let y: unknown = x\n  ${statements.join("\n  ")}\n  return y as ${id}\n}`
         : `export function normalize${id}(x: ${id}Encoded): ${id} {\n  return x\n}`,
       "",
     )

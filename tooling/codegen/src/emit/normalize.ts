@@ -38,8 +38,8 @@ const simpleGuard = (node: Node, value: string, identifier: (name: string) => st
 }
 
 /**
- * Statements that normalize `value` (an identifier); `assign` writes a replacement into the parent
- * (undefined at the top, where the alias cannot stand alone in practice).
+ * Statements that normalize `value` (an identifier); `assign` writes a replacement where the value came from
+ * (its parent's slot, or the variable itself at the top).
  */
 export const normalizeStatements = (
   node: Node,
@@ -50,25 +50,22 @@ export const normalizeStatements = (
   depth: number,
 ): Array<string> => {
   if (!needsNormalize(node, model)) return []
-  const nested = (n: Node, v: string, a: (e: string) => string): Array<string> =>
+  const nested = (n: Node, v: string, a: ((e: string) => string) | undefined): Array<string> =>
     normalizeStatements(n, model, identifier, v, a, depth + 1)
   switch (node.kind) {
     case "nullAlias":
       return assign === undefined ? [] : [`if (${value} === "null") ${assign("null")}`]
     case "ref": {
+      // The component may be a bare alias (a string becoming null), so its result is written back.
       const id = identifier(node.name)
-      return [`normalize${id}(${value} as ${id}Encoded)`]
+      const call = `normalize${id}(${value} as ${id}Encoded)`
+      return [assign === undefined ? call : assign(call)]
     }
     case "union": {
       const branches = node.members
         .filter((m) => needsNormalize(m, model))
         .map((m) => {
-          const inner =
-            m.kind === "nullAlias"
-              ? assign === undefined
-                ? []
-                : [assign("null")]
-              : nested(m, value, assign ?? (() => ""))
+          const inner = m.kind === "nullAlias" ? (assign === undefined ? [] : [assign("null")]) : nested(m, value, assign)
           return `if (${m.kind === "ref" || m.kind === "nullAlias" ? simpleGuard(m, value, identifier) : "true"}) {\n${indent(inner)}\n}`
         })
       return [branches.join(" else ")]
