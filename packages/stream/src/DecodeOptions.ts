@@ -1,0 +1,53 @@
+/**
+ * Options of the chunk decoders.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * Options shared by every chunk decoder.
+ *
+ * - `maxEventBytes`: the longest line or event, in characters of decoded text (never more than its bytes); longer
+ *   fails with `SseError` (`EventTooLarge`) and memory stays bounded by it. Default 8 MiB.
+ * - `requireDone`: the body must end with `data: [DONE]`; default `true`. With `false`, a clean end at an event
+ *   boundary is accepted (an end in the middle of an event still fails with `StreamTruncated`).
+ * - `validation`: `"strict"` (default) checks chunks against the Friendli schemas; `"compatible"` accepts any
+ *   OpenAI-compatible server (`id: ""`, `created: 0`, any or no `finish_reason`, extra fields, usage on any chunk).
+ *
+ * @since 0.1.0
+ */
+export interface DecodeOptions {
+  /** @since 0.1.0 */
+  readonly maxEventBytes?: number | undefined
+  /** @since 0.1.0 */
+  readonly requireDone?: boolean | undefined
+  /** @since 0.1.0 */
+  readonly validation?: "strict" | "compatible" | undefined
+}
+
+/**
+ * Options that select the strict Friendli schemas (the default).
+ *
+ * @since 0.1.0
+ */
+export interface StrictOptions extends DecodeOptions {
+  /** @since 0.1.0 */
+  readonly validation?: "strict" | undefined
+}
+
+/**
+ * Options that select the lenient OpenAI-compatible schemas.
+ *
+ * @since 0.1.0
+ */
+export interface CompatibleOptions extends DecodeOptions {
+  /** @since 0.1.0 */
+  readonly validation: "compatible"
+}
+
+/**
+ * The default `maxEventBytes`: 8 MiB.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_MAX_EVENT_BYTES: number = 8 * 1024 * 1024

@@ -1,0 +1,88 @@
+/**
+ * The plain facade for people who do not use Effect: `for await` over typed chunks. Failures are thrown as the same
+ * typed errors (`StreamError` subclasses); breaking out of the loop cancels the body.
+ *
+ * @since 0.1.0
+ */
+import type { ChatCompletionChunk, CompatibleChatCompletionChunk } from "./ChatCompletionStream.ts"
+import type { CompatibleCompletionChunk, CompletionChunk } from "./CompletionStream.ts"
+import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
+import type { Codec } from "./internal/codec.ts"
+import { iterateBody } from "./internal/iterate.ts"
+import {
+  chatCompatible,
+  chatStrict,
+  completionCompatible,
+  completionStrict,
+  toolAssistedCompatible,
+  toolAssistedStrict,
+} from "./internal/schemas.ts"
+import type { ReadableByteStream } from "./Sse.ts"
+import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
+
+/**
+ * Decodes a `/v1/completions` response body into typed chunks.
+ *
+ * @example
+ * import { decodeCompletionStream } from "@friendli-stream/stream"
+ *
+ * const response = await fetch(url, { method: "POST", headers, body: JSON.stringify({ prompt, stream: true }) })
+ * for await (const chunk of decodeCompletionStream(response.body!)) {
+ *   process.stdout.write(chunk.choices[0]?.text ?? "")
+ * }
+ *
+ * @since 0.1.0
+ */
+export function decodeCompletionStream(
+  body: ReadableByteStream,
+  options?: StrictOptions,
+): AsyncIterable<CompletionChunk>
+/** @since 0.1.0 */
+export function decodeCompletionStream(
+  body: ReadableByteStream,
+  options: CompatibleOptions,
+): AsyncIterable<CompatibleCompletionChunk>
+export function decodeCompletionStream(
+  body: ReadableByteStream,
+  options?: DecodeOptions,
+): AsyncIterable<CompletionChunk | CompatibleCompletionChunk> {
+  const codec: Codec<CompletionChunk | CompatibleCompletionChunk> =
+    options?.validation === "compatible" ? completionCompatible : completionStrict
+  return iterateBody(body, codec, options)
+}
+
+/**
+ * Decodes a `/v1/chat/completions` response body into typed chunks.
+ *
+ * @since 0.1.0
+ */
+export function decodeChatCompletionStream(
+  body: ReadableByteStream,
+  options?: StrictOptions,
+): AsyncIterable<ChatCompletionChunk>
+/** @since 0.1.0 */
+export function decodeChatCompletionStream(
+  body: ReadableByteStream,
+  options: CompatibleOptions,
+): AsyncIterable<CompatibleChatCompletionChunk>
+export function decodeChatCompletionStream(
+  body: ReadableByteStream,
+  options?: DecodeOptions,
+): AsyncIterable<ChatCompletionChunk | CompatibleChatCompletionChunk> {
+  const codec: Codec<ChatCompletionChunk | CompatibleChatCompletionChunk> =
+    options?.validation === "compatible" ? chatCompatible : chatStrict
+  return iterateBody(body, codec, options)
+}
+
+/**
+ * Decodes a `/tools/v1/chat/completions` response body into chat chunks and tool statuses.
+ *
+ * @since 0.1.0
+ */
+export const decodeToolAssistedChatStream = (
+  body: ReadableByteStream,
+  options?: DecodeOptions,
+): AsyncIterable<ToolAssistedChatEvent> => {
+  const codec = options?.validation === "compatible" ? toolAssistedCompatible : toolAssistedStrict
+  return iterateBody(body, codec, options)
+}

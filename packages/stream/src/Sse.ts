@@ -1,0 +1,78 @@
+/**
+ * Server-sent events: bytes -> `SseEvent`s, following the WHATWG "event stream interpretation" (HTML §9.2.5–9.2.6).
+ *
+ * @since 0.1.0
+ */
+import type * as Stream from "effect/Stream"
+import { decodeStream } from "./internal/channel.ts"
+import { Decoder } from "./internal/decoder.ts"
+import { isStream } from "./internal/fronts.ts"
+import { resolveOptions } from "./internal/options.ts"
+import { fromBody } from "./internal/source.ts"
+import { type SseEvent as SseEvent_, SseStage } from "./internal/sseStage.ts"
+import type { ByteStream } from "./internal/web.ts"
+import type { SseError } from "./StreamError.ts"
+
+/**
+ * One event of an event stream: `event` (`"message"` when the server named none), `data` (its data lines joined with
+ * `\n`), `id` (the last event id, `undefined` until the server sends one) and `retry` (milliseconds, when this event
+ * carried a valid `retry` field).
+ *
+ * @since 0.1.0
+ */
+export type SseEvent = SseEvent_
+
+/**
+ * Options of the SSE decoder.
+ *
+ * @since 0.1.0
+ */
+export interface SseOptions {
+  /** The longest line or event, in characters of decoded text (at most its bytes); default 8 MiB. */
+  readonly maxEventBytes?: number | undefined
+}
+
+/**
+ * A `ReadableStream<Uint8Array>` as every runtime has one (e.g. `Response.body`), typed structurally.
+ *
+ * @since 0.1.0
+ */
+export type ReadableByteStream = ByteStream
+
+const makeDecoder = (options: SseOptions | undefined) => {
+  const { maxEventBytes } = resolveOptions(options)
+  return () => new Decoder(new SseStage(), { maxEventBytes, requireDone: false })
+}
+
+/**
+ * Decodes a byte stream into server-sent events. Comments are skipped, and so are events whose data is empty; an
+ * event the body ends in the middle of is dropped (WHATWG). `[DONE]` is not special here: it is an ordinary event.
+ *
+ * @example
+ * import { Stream } from "effect"
+ * import { Sse } from "@friendli-stream/stream"
+ *
+ * const events = Sse.decode(Stream.make(new TextEncoder().encode("data: hi\n\n")))
+ *
+ * @since 0.1.0
+ */
+export const decode: {
+  (options?: SseOptions): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<SseEvent, E | SseError, R>
+  <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: SseOptions): Stream.Stream<SseEvent, E | SseError, R>
+} = ((...args: ReadonlyArray<unknown>) => {
+  if (isStream(args[0])) {
+    return decodeStream(makeDecoder(args[1] as SseOptions | undefined))(
+      args[0] as Stream.Stream<Uint8Array, unknown, unknown>,
+    )
+  }
+  return decodeStream(makeDecoder(args[0] as SseOptions | undefined))
+}) as never
+
+/**
+ * Decodes a `ReadableStream` body into server-sent events, batching reads that are already available; ending or
+ * interrupting the stream cancels the body.
+ *
+ * @since 0.1.0
+ */
+export const fromReadableStream = (body: ReadableByteStream, options?: SseOptions): Stream.Stream<SseEvent, SseError> =>
+  fromBody(body, makeDecoder(options)) as Stream.Stream<SseEvent, SseError>

@@ -1,0 +1,26 @@
+/**
+ * `@friendli-stream/stream`: the bytes of a streamed response -> typed completion chunks, on Web standards only.
+ *
+ * @since 0.1.0
+ */
+
+/** @since 0.1.0 */
+export * as ChatCompletionStream from "./ChatCompletionStream.ts"
+/** @since 0.1.0 */
+export * as CompletionStream from "./CompletionStream.ts"
+/** @since 0.1.0 */
+export * from "./DecodeOptions.ts"
+/** @since 0.1.0 */
+export * from "./Facade.ts"
+/** @since 0.1.0 */
+export * as JsonEvents from "./JsonEvents.ts"
+/** @since 0.1.0 */
+export { decodeJsonEvents } from "./JsonEvents.ts"
+/** @since 0.1.0 */
+export * as Sse from "./Sse.ts"
+/** @since 0.1.0 */
+export * from "./StreamError.ts"
+/** @since 0.1.0 */
+export * as StreamMetrics from "./StreamMetrics.ts"
+/** @since 0.1.0 */
+export * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"

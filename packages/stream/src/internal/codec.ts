@@ -1,0 +1,55 @@
+/**
+ * Layer 6: JSON value -> typed chunk. The generated guard (allocation-free) is the fast path; Effect Schema runs only
+ * when the guard says no, to explain what was wrong (or to accept a value the guard was stricter about).
+ */
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { ChunkDecodeError } from "../StreamError.ts"
+
+/** Turns one event's parsed JSON into an output; throws `ChunkDecodeError`. */
+export interface Codec<A> {
+  decode(value: unknown, type: string, index: number, id: string | undefined, data: string): A
+}
+
+/** The longest piece of offending data an error keeps. */
+export const MAX_ERROR_TEXT = 512
+
+/** Cuts offending data to a sane length. */
+export const cutText = (text: string): string =>
+  text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}… (${text.length} characters)` : text
+
+/** What a guarded codec is made of. */
+export interface GuardedSpec<A, I> {
+  /** The wire-form guard: `true` means `schema` decodes the value without failing. */
+  readonly guard: (u: unknown) => u is I
+  /** The Effect Schema of the chunk: explains failures, and decodes when `normalize` is absent. */
+  readonly schema: Schema.Schema<A, I>
+  /** Turns a value the guard accepted into the schema's Type (in place); default: decode with the schema. */
+  readonly normalize?: ((i: I) => A) | undefined
+}
+
+/** A codec from a guard, a schema and a normaliser. */
+export const guardedCodec = <A, I>(spec: GuardedSpec<A, I>): Codec<A> => {
+  const { guard, schema } = spec
+  const decodeEither = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })
+  const normalize = spec.normalize ?? Schema.decodeSync(schema)
+  return {
+    decode(value, type, index, id, data) {
+      if (guard(value)) return normalize(value)
+      const result = decodeEither(value)
+      if (Either.isRight(result)) return result.right
+      const explanation = ParseResult.TreeFormatter.formatErrorSync(result.left)
+      throw new ChunkDecodeError({
+        reason: "SchemaMismatch",
+        message:
+          `Event ${index}${type === "message" ? "" : ` ("${type}")`} is JSON of the wrong shape for this stream:\n` +
+          `${explanation}\nIf the server is OpenAI-compatible rather than Friendli, use validation: "compatible".`,
+        text: cutText(data),
+        eventIndex: index,
+        eventId: id,
+        explanation,
+      })
+    },
+  }
+}

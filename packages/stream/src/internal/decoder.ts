@@ -1,0 +1,100 @@
+/**
+ * The synchronous core that every front drives with whole reads: bytes -> text -> lines -> events -> a stage that
+ * turns events into outputs. No Effect, no promises: one call per read, outputs collected in an array.
+ */
+import { SseError, StreamTruncated } from "../StreamError.ts"
+import { EventParser, type EventSink, EventTooLong } from "./events.ts"
+import { LineSplitter, LineTooLong } from "./lines.ts"
+import { Utf8Decoder } from "./utf8.ts"
+
+/** Turns dispatched events into outputs, pushed on `out`. */
+export interface Stage<A> extends EventSink {
+  out: Array<A>
+  /** Whether the stream ended properly (`[DONE]` seen); a stage that never stops leaves it `false`. */
+  readonly sawDone: boolean
+  /** Whether the body must end with `[DONE]` or at an event boundary; `false` accepts any end (raw SSE). */
+  readonly checksEnd: boolean
+}
+
+/** The decoder's limits and end rules. */
+export interface CoreOptions {
+  readonly maxEventBytes: number
+  readonly requireDone: boolean
+}
+
+/** Drives one body through the layers. */
+export class Decoder<A> {
+  private readonly utf8 = new Utf8Decoder()
+  private readonly events: EventParser
+  private readonly lines: LineSplitter
+  bytesRead = 0
+  /** `[DONE]` was seen (or a stage stopped): nothing more is read. */
+  stopped = false
+
+  constructor(
+    readonly stage: Stage<A>,
+    readonly options: CoreOptions,
+  ) {
+    this.events = new EventParser(stage, options.maxEventBytes)
+    this.lines = new LineSplitter(this.events, options.maxEventBytes)
+  }
+
+  /** Feeds one read; returns `false` once the stream has ended (`[DONE]`). Throws the typed errors. */
+  push(bytes: Uint8Array): boolean {
+    if (this.stopped) return false
+    this.bytesRead += bytes.length
+    this.feed(this.utf8.push(bytes))
+    return !this.stopped
+  }
+
+  /** The body ended: flushes, then throws `StreamTruncated` when the end was not a proper one. */
+  finish(): void {
+    if (this.stopped) return
+    this.feed(this.utf8.end())
+    if (this.stopped || !this.stage.checksEnd) return
+    const midEvent = this.lines.hasPartialLine || this.events.hasPartialEvent
+    if (midEvent || this.options.requireDone) {
+      const n = this.events.count
+      const where = `after ${n} event${n === 1 ? "" : "s"} (${this.bytesRead} bytes)`
+      throw new StreamTruncated({
+        message: midEvent
+          ? `The body ended in the middle of an event ${where}: the connection was cut. Retry the request.`
+          : `The body ended without "data: [DONE]" ${where}: the connection was probably cut. Retry the request, ` +
+            `or pass requireDone: false for a server that never sends [DONE].`,
+        midEvent,
+        eventsDelivered: n,
+        bytesRead: this.bytesRead,
+      })
+    }
+  }
+
+  /** Hands over the outputs collected so far. */
+  take(): Array<A> {
+    const out = this.stage.out
+    if (out.length === 0) return out
+    this.stage.out = []
+    return out
+  }
+
+  private feed(text: string): void {
+    try {
+      this.lines.push(text)
+    } catch (e) {
+      if (e instanceof LineTooLong || e instanceof EventTooLong) throw this.tooLarge()
+      throw e
+    }
+    if (this.lines.stopped) this.stopped = true
+  }
+
+  private tooLarge(): SseError {
+    const max = this.options.maxEventBytes
+    return new SseError({
+      reason: "EventTooLarge",
+      message:
+        `A line or event grew past maxEventBytes (${max}) after ${this.bytesRead} bytes of the body: the server ` +
+        `sent an oversized event, or the body is not an event stream. Raise maxEventBytes if such events are expected.`,
+      bytesRead: this.bytesRead,
+      maxEventBytes: max,
+    })
+  }
+}

@@ -1,0 +1,65 @@
+/** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
+import * as Core from "@friendli-stream/core"
+import { type Codec, guardedCodec } from "./codec.ts"
+
+/** `""` and `"null"` as a finish reason mean "not finished": read them as `null` (compatible servers). */
+const nullFinishReasons = <
+  C extends { readonly choices: ReadonlyArray<{ readonly finish_reason?: string | null | undefined }> },
+>(
+  chunk: C,
+): C => {
+  const choices = chunk.choices
+  for (let i = 0; i < choices.length; i++) {
+    const choice = choices[i] as { finish_reason?: string | null | undefined }
+    const r = choice.finish_reason
+    if (r === "" || r === "null") choice.finish_reason = null
+  }
+  return chunk
+}
+
+export const completionStrict: Codec<Core.CompletionChunk> = guardedCodec({
+  guard: Core.isCompletionChunk,
+  schema: Core.CompletionChunk,
+  normalize: Core.normalizeCompletionChunk,
+})
+
+export const completionCompatible: Codec<Core.CompatibleCompletionChunk> = guardedCodec({
+  guard: Core.isCompatibleCompletionChunk,
+  schema: Core.CompatibleCompletionChunk,
+  normalize: (x) => nullFinishReasons(Core.normalizeCompatibleCompletionChunk(x)),
+})
+
+export const chatStrict: Codec<Core.ChatCompletionChunk> = guardedCodec({
+  guard: Core.isChatCompletionChunk,
+  schema: Core.ChatCompletionChunk,
+  normalize: Core.normalizeChatCompletionChunk,
+})
+
+export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = guardedCodec({
+  guard: Core.isCompatibleChatCompletionChunk,
+  schema: Core.CompatibleChatCompletionChunk,
+  normalize: (x) => nullFinishReasons(Core.normalizeCompatibleChatCompletionChunk(x)),
+})
+
+export const toolStatus: Codec<Core.ToolStatusEvent> = guardedCodec({
+  guard: Core.isToolStatusEvent,
+  schema: Core.ToolStatusEvent,
+  normalize: Core.normalizeToolStatusEvent,
+})
+
+/** One item of a tool-assisted chat stream: a chat chunk, or the data of an `event: tool_status` event. */
+export type ToolAssistedChatEvent =
+  | { readonly _tag: "Chunk"; readonly chunk: Core.ChatCompletionChunk | Core.CompatibleChatCompletionChunk }
+  | { readonly _tag: "ToolStatus"; readonly status: Core.ToolStatusEvent }
+
+const toolAssisted = (
+  chat: Codec<Core.ChatCompletionChunk | Core.CompatibleChatCompletionChunk>,
+): Codec<ToolAssistedChatEvent> => ({
+  decode: (value, type, index, id, data) =>
+    type === "tool_status"
+      ? { _tag: "ToolStatus", status: toolStatus.decode(value, type, index, id, data) }
+      : { _tag: "Chunk", chunk: chat.decode(value, type, index, id, data) },
+})
+
+export const toolAssistedStrict: Codec<ToolAssistedChatEvent> = toolAssisted(chatStrict)
+export const toolAssistedCompatible: Codec<ToolAssistedChatEvent> = toolAssisted(chatCompatible)
