@@ -2,8 +2,8 @@ import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
 // Effect derives arbitraries with the fast-check it bundles (3.x), so these properties run on that one.
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
-import { components, seedOf } from "./support/schemas.ts"
 import { mutate, mutationArbitrary } from "./support/mutate.ts"
+import { components, seedOf } from "./support/schemas.ts"
 
 /** Cases per component and per property; the issue asks for at least 10,000 per schema. */
 const runs = 5_000

@@ -18,6 +18,18 @@ const { files, warnings } = await generate(parseDocument(await readFile(input, "
 await mkdir(outDir, { recursive: true })
 for (const f of files) await writeFile(join(outDir, f.path), f.contents)
 // The files are formatted like the rest of the repository, so that `biome check` holds for them too.
-execFileSync(join(root, "node_modules/.bin/biome"), ["check", "--write", resolve(outDir)], { stdio: "ignore" })
+try {
+  execFileSync(
+    join(root, "node_modules/.bin/biome"),
+    ["check", "--write", "--no-errors-on-unmatched", resolve(outDir)],
+    {
+      stdio: "pipe",
+    },
+  )
+} catch (error) {
+  console.warn(
+    `warning: biome could not format or lint the output cleanly:\n${String((error as { stdout?: unknown }).stdout)}`,
+  )
+}
 for (const w of warnings) console.warn(`warning: ${w.path}: ${w.message}`)
 console.log(`wrote ${files.map((f) => f.path).join(", ")} to ${relative(process.cwd(), resolve(outDir)) || "."}`)

@@ -65,7 +65,8 @@ export const normalizeStatements = (
       const branches = node.members
         .filter((m) => needsNormalize(m, model))
         .map((m) => {
-          const inner = m.kind === "nullAlias" ? (assign === undefined ? [] : [assign("null")]) : nested(m, value, assign)
+          const inner =
+            m.kind === "nullAlias" ? (assign === undefined ? [] : [assign("null")]) : nested(m, value, assign)
           return `if (${m.kind === "ref" || m.kind === "nullAlias" ? simpleGuard(m, value, identifier) : "true"}) {\n${indent(inner)}\n}`
         })
       return [branches.join(" else ")]

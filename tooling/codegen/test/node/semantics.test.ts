@@ -1,0 +1,159 @@
+import assert from "node:assert/strict"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, it } from "@friendli-stream/test-harness"
+import { Schema } from "effect"
+import { generate } from "../../src/generate.ts"
+import { documentOf } from "../support.ts"
+
+/**
+ * Each case is generated for real, written out and imported: the compiled guard must accept and reject
+ * exactly what the generated Effect Schema does, and `normalize` must decode like the Schema.
+ */
+interface Case {
+  readonly name: string
+  readonly given: unknown
+  readonly components?: Record<string, unknown>
+  readonly accepts: ReadonlyArray<unknown>
+  readonly rejects: ReadonlyArray<unknown>
+}
+
+const cases: ReadonlyArray<Case> = [
+  {
+    name: "integers reject fractions and unsafe integers",
+    given: { type: "integer", minimum: 0 },
+    accepts: [0, 7, 2 ** 53 - 1],
+    rejects: [-1, 1.5, 2 ** 53, "1", null],
+  },
+  {
+    name: "numbers honour both bounds",
+    given: { type: "number", minimum: 0, maximum: 1 },
+    accepts: [0, 0.5, 1],
+    rejects: [-0.1, 1.1, "0.5"],
+  },
+  {
+    name: "enums accept only their values",
+    given: { enum: ["a", 1, true, null] },
+    accepts: ["a", 1, true, null],
+    rejects: ["b", 2, false, undefined],
+  },
+  {
+    name: "the null alias accepts only the string null",
+    given: { const: "null", "x-decode-to-null": true },
+    accepts: ["null"],
+    rejects: [null, "", "Null"],
+  },
+  {
+    name: "objects check present properties, require required ones, and tolerate extras",
+    given: { type: "object", required: ["id"], properties: { id: { type: "string" }, n: { type: "integer" } } },
+    accepts: [{ id: "x" }, { id: "x", n: 1 }, { id: "x", extra: [1, 2] }],
+    rejects: [{}, { id: 1 }, { id: "x", n: "1" }, null, [], "x"],
+  },
+  {
+    name: "a required property of any value must still be present",
+    given: { type: "object", required: ["v"], properties: { v: {} } },
+    accepts: [{ v: null }, { v: 0 }],
+    rejects: [{}],
+  },
+  {
+    name: "arrays check every element",
+    given: { type: "array", items: { type: "string" } },
+    accepts: [[], ["a", "b"]],
+    rejects: [["a", 1], {}, "ab"],
+  },
+  {
+    name: "maps check every value",
+    given: { type: "object", additionalProperties: { type: "number" } },
+    accepts: [{}, { a: 1 }],
+    rejects: [{ a: "1" }, [], null],
+  },
+  {
+    name: "unions accept what any member accepts",
+    given: {
+      anyOf: [{ $ref: "#/components/schemas/S" }, { type: "array", items: { type: "integer" } }, { type: "null" }],
+    },
+    components: { S: { type: "string" } },
+    accepts: ["x", [1], null],
+    rejects: [1, ["x"], {}],
+  },
+  {
+    name: "allOf requires the properties of every member",
+    given: {
+      allOf: [
+        { type: "object", required: ["a"], properties: { a: { type: "string" } } },
+        { $ref: "#/components/schemas/B" },
+      ],
+    },
+    components: { B: { type: "object", required: ["b"], properties: { b: { type: "boolean" } } } },
+    accepts: [{ a: "x", b: true }],
+    rejects: [{ a: "x" }, { b: true }],
+  },
+  {
+    name: "recursive schemas check every level",
+    given: {
+      type: "object",
+      required: ["v"],
+      properties: { v: { type: "integer" }, next: { $ref: "#/components/schemas/Subject" } },
+    },
+    accepts: [{ v: 1 }, { v: 1, next: { v: 2, next: { v: 3 } } }],
+    rejects: [
+      { v: 1, next: { v: "2" } },
+      { v: 1, next: { next: { v: 3 } } },
+    ],
+  },
+]
+
+const work = join(import.meta.dirname, "../../node_modules/.cache/semantics")
+
+describe("generated guards and schemas", () => {
+  cases.forEach((c, i) => {
+    it(c.name, async () => {
+      const dir = join(work, String(i))
+      mkdirSync(dir, { recursive: true })
+      const { files } = await generate(documentOf(c.given, c.components), { source: "test" })
+      for (const f of files) writeFileSync(join(dir, f.path), f.contents)
+      const mod = (await import(join(dir, "index.ts"))) as Record<string, unknown>
+      const schema = mod.Subject as Schema.Schema<unknown, unknown>
+      const guard = mod.isSubject as (u: unknown) => boolean
+      const normalize = mod.normalizeSubject as (u: unknown) => unknown
+      const is = Schema.is(Schema.encodedBoundSchema(schema))
+      for (const v of c.accepts) {
+        assert.equal(guard(v), true, `guard rejects ${JSON.stringify(v)}`)
+        assert.equal(is(v), true, `Schema rejects ${JSON.stringify(v)}`)
+        assert.deepStrictEqual(normalize(structuredClone(v)), Schema.decodeUnknownSync(schema)(v))
+      }
+      for (const v of c.rejects) {
+        assert.equal(guard(v), false, `guard accepts ${JSON.stringify(v)}`)
+        assert.equal(is(v), false, `Schema accepts ${JSON.stringify(v)}`)
+      }
+    }, 30_000)
+  })
+
+  it("normalizes the null alias wherever it stands: alone, in a union, in arrays and objects", async () => {
+    const dir = join(work, "alias")
+    mkdirSync(dir, { recursive: true })
+    const doc = documentOf(
+      {
+        type: "object",
+        properties: {
+          r: { $ref: "#/components/schemas/R" },
+          list: { type: "array", items: { $ref: "#/components/schemas/R" } },
+        },
+      },
+      {
+        N: { const: "null", "x-decode-to-null": true },
+        R: { anyOf: [{ enum: ["stop"] }, { $ref: "#/components/schemas/N" }, { type: "null" }] },
+      },
+    )
+    const { files } = await generate(doc, { source: "test" })
+    for (const f of files) writeFileSync(join(dir, f.path), f.contents)
+    const mod = (await import(join(dir, "index.ts"))) as Record<string, (u: unknown) => unknown>
+    assert.equal(mod.normalizeN!("null"), null)
+    assert.equal(mod.normalizeR!("null"), null)
+    assert.equal(mod.normalizeR!("stop"), "stop")
+    const value = { r: "null", list: ["stop", "null", null] }
+    const same = mod.normalizeSubject!(value)
+    assert.equal(same, value, "normalizes in place")
+    assert.deepStrictEqual(value, { r: null, list: ["stop", null, null] })
+  }, 30_000)
+})
