@@ -1,0 +1,7 @@
+/**
+ * `@friendli-stream/testing`: a mock Friendli endpoint with fault injection, for tests on every runtime.
+ *
+ * @since 0.1.0
+ */
+export * from "./Faults.ts"
+export * from "./MockFriendli.ts"

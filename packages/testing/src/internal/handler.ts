@@ -1,0 +1,265 @@
+/**
+ * The mock Friendli server as one Web `Request -> Response` function, plus the state it keeps (records, queued
+ * faults, in-flight responses). Only Web APIs are used, so it runs unchanged on Node, Deno, Bun and workerd.
+ */
+
+import { type BodyContext, jsonBody, sleep, sseBody } from "./body.ts"
+import { chatBody, chatFrames, readChat } from "./chat.ts"
+import { completionsBody, completionsFrames, type ResponseMeta, readCompletions } from "./completions.ts"
+import { control } from "./control.ts"
+import {
+  badFault,
+  injectedStatus,
+  methodNotAllowed,
+  notFound,
+  rateLimited,
+  unauthorized,
+  unknownModel,
+  unprocessable,
+} from "./errors.ts"
+import {
+  applyFaultSpec,
+  FAULT_HEADER,
+  FAULT_PATH_PREFIX,
+  FAULT_QUERY,
+  type FaultPlan,
+  FaultSpecError,
+} from "./faults.ts"
+import { hashString, mixSeeds } from "./prng.ts"
+import { Recorder } from "./records.ts"
+import { matchRoute, type Route } from "./routes.ts"
+import { isObject, type Json } from "./validate.ts"
+
+/** Options of a mock instance. */
+export interface MockOptions {
+  readonly tokens?: ReadonlyArray<string> | undefined
+  readonly models?: ReadonlyArray<string> | undefined
+  readonly faults?: string | undefined
+  readonly clock?: (() => number) | undefined
+  readonly containerModel?: string | undefined
+}
+
+/** The state and the handler of one mock instance. */
+export class MockCore {
+  readonly recorder: Recorder
+  readonly queue: Array<string> = []
+  private readonly active = new Map<string, AbortController>()
+
+  constructor(readonly options: MockOptions = {}) {
+    this.recorder = new Recorder(options.clock ?? Date.now)
+    if (options.faults !== undefined) applyFaultSpec({}, options.faults) // fail early on a bad default
+  }
+
+  /** Ends every in-flight response (stalled ones included) and marks them `closed`. */
+  closeAll(): void {
+    for (const [id, controller] of this.active) {
+      this.recorder.close(id)
+      controller.abort()
+    }
+    this.active.clear()
+  }
+
+  readonly fetch = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url)
+    let path = url.pathname
+    let pathFaults: string | undefined
+    if (path.startsWith(FAULT_PATH_PREFIX)) {
+      const rest = path.slice(FAULT_PATH_PREFIX.length)
+      const slash = rest.indexOf("/")
+      pathFaults = decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash))
+      path = slash < 0 ? "/" : rest.slice(slash)
+    }
+    if (path.startsWith("/_mock/")) return control(this, request, path, url)
+
+    const route = matchRoute(path)
+    const recorder = this.recorder
+    const text = request.method === "GET" || request.method === "HEAD" ? "" : await request.text()
+    let parsed: unknown
+    let jsonError = false
+    if (text !== "") {
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        parsed = text
+        jsonError = true
+      }
+    }
+    const headers: Record<string, string> = {}
+    request.headers.forEach((value, key) => {
+      headers[key] = value
+    })
+
+    // faults: default < queued < path prefix < query < header
+    const specs: Array<string> = []
+    if (this.options.faults !== undefined) specs.push(this.options.faults)
+    if (route !== undefined && this.queue.length > 0) specs.push(this.queue.shift()!)
+    if (pathFaults !== undefined) specs.push(pathFaults)
+    specs.push(...url.searchParams.getAll(FAULT_QUERY))
+    const header = request.headers.get(FAULT_HEADER)
+    if (header !== null) specs.push(header)
+    const spec = specs.filter((s) => s.trim() !== "").join(",")
+
+    const id = recorder.open({
+      method: request.method,
+      path,
+      url: request.url,
+      headers,
+      body: parsed,
+      deployment: route?.deployment,
+      api: route?.api,
+      faults: spec,
+    })
+    const controller = new AbortController()
+    const onAbort = () => {
+      if (recorder.isPending(id)) recorder.event(id, { type: "disconnect", at: recorder.clock() })
+      controller.abort()
+    }
+    if (request.signal.aborted) onAbort()
+    else request.signal.addEventListener("abort", onAbort, { once: true })
+
+    const respond = (response: Response): Response => {
+      response.headers.set("x-mock-request-id", id)
+      recorder.event(id, { type: "response", at: recorder.clock(), status: response.status })
+      recorder.event(id, { type: "complete", at: recorder.clock() })
+      request.signal.removeEventListener("abort", onAbort)
+      return response
+    }
+
+    let plan: FaultPlan
+    try {
+      plan = applyFaultSpec({}, spec)
+    } catch (error) {
+      if (error instanceof FaultSpecError) return respond(badFault(error.message))
+      throw error
+    }
+
+    if (plan.delayFirstMs !== undefined && plan.delayFirstMs > 0) {
+      this.active.set(id, controller)
+      await sleep(plan.delayFirstMs, controller.signal)
+      this.active.delete(id)
+    }
+
+    if (route === undefined) return respond(notFound())
+    if (request.method !== "POST") return respond(methodNotAllowed())
+
+    if (route.deployment !== "container") {
+      const auth = request.headers.get("authorization") ?? ""
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(auth)
+      if (match === null) return respond(unauthorized("missing bearer token; send 'Authorization: Bearer <token>'."))
+      const tokens = this.options.tokens
+      if (tokens !== undefined && !tokens.includes(match[1]!)) {
+        return respond(unauthorized("the bearer token is not valid."))
+      }
+    }
+
+    if (plan.rateLimit !== undefined) return respond(rateLimited(plan.rateLimit))
+    if (plan.status !== undefined) return respond(injectedStatus(plan.status))
+
+    if (jsonError) return respond(unprocessable([{ loc: [0], msg: "JSON decode error", type: "json_invalid" }]))
+    if (!isObject(parsed)) {
+      return respond(
+        unprocessable([
+          { loc: [], msg: "Input should be a valid dictionary", type: "dict_type", input: parsed ?? null },
+        ]),
+      )
+    }
+
+    const model = this.model(route, parsed)
+    if (model instanceof Response) return respond(model)
+
+    const meta: ResponseMeta = {
+      id: `${route.api === "completions" ? "cmpl" : "chatcmpl"}-${hex32(mixSeeds(hashString(id), this.recorder.clock()))}`,
+      created: Math.floor(this.recorder.clock() / 1000),
+      model,
+    }
+
+    let stream: boolean
+    let frames: () => ReturnType<typeof completionsFrames>
+    let json: () => Json
+    if (route.api === "completions") {
+      const read = readCompletions(parsed, model)
+      if (!read.ok) return respond(unprocessable(read.issues))
+      stream = read.request.stream
+      frames = () => completionsFrames(read.request, meta)
+      json = () => completionsBody(read.request, meta)
+    } else {
+      const read = readChat(parsed, model, route.api === "tools-chat")
+      if (!read.ok) return respond(unprocessable(read.issues))
+      stream = read.request.stream
+      frames = () => chatFrames(read.request, meta, plan.toolError === true)
+      json = () => chatBody(read.request, meta)
+    }
+
+    this.active.set(id, controller)
+    const ctx: BodyContext = {
+      id,
+      recorder,
+      plan,
+      signal: controller.signal,
+      onCancel: () => {
+        if (recorder.isPending(id)) recorder.event(id, { type: "disconnect", at: recorder.clock() })
+        controller.abort()
+      },
+      onSettle: () => {
+        this.active.delete(id)
+        request.signal.removeEventListener("abort", onAbort)
+      },
+    }
+    const response = new Response(stream ? sseBody(frames(), ctx) : jsonBody(JSON.stringify(json()), ctx), {
+      status: 200,
+      headers: {
+        "content-type": stream ? "text/event-stream" : "application/json",
+        "cache-control": "no-cache",
+        "x-request-id": id,
+        "x-mock-request-id": id,
+      },
+    })
+    recorder.event(id, { type: "response", at: recorder.clock(), status: 200 })
+    return response
+  }
+
+  /** Checks the model field of the deployment kind; returns the model to echo, or an error response. */
+  private model(route: Route, body: Json): string | Response {
+    const model = body.model
+    if (route.deployment === "container") {
+      if (model === undefined || model === null) return this.options.containerModel ?? "mock-model"
+      if (typeof model !== "string") {
+        return unprocessable([
+          { loc: ["model"], msg: "Input should be a valid string", type: "string_type", input: model },
+        ])
+      }
+      return model
+    }
+    if (model === undefined || model === null)
+      return unprocessable([{ loc: ["model"], msg: "Field required", type: "missing" }])
+    if (typeof model !== "string" || model === "") {
+      return unprocessable([
+        { loc: ["model"], msg: "Input should be a non-empty string", type: "string_type", input: model },
+      ])
+    }
+    if (route.deployment === "dedicated" && !/^[^:\s]+(:[^:\s]+)?$/.test(model)) {
+      return unprocessable([
+        {
+          loc: ["model"],
+          msg: "Input should be an endpoint id, optionally ENDPOINT_ID:ADAPTER_ROUTE",
+          type: "string_pattern_mismatch",
+          input: model,
+        },
+      ])
+    }
+    const known = this.options.models
+    const name = route.deployment === "dedicated" ? model.split(":")[0]! : model
+    if (known !== undefined && !known.includes(name)) return unknownModel(model)
+    return model
+  }
+}
+
+const hex32 = (seed: number): string => {
+  let out = ""
+  let s = seed
+  for (let i = 0; i < 4; i++) {
+    s = mixSeeds(s, i)
+    out += s.toString(16).padStart(8, "0")
+  }
+  return out
+}
