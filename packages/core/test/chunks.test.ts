@@ -1,0 +1,135 @@
+import assert from "node:assert/strict"
+import { describe, it } from "@friendli-stream/test-harness"
+import { Schema } from "effect"
+import {
+  ChatCompletionChunk,
+  CompletionChunk,
+  ErrorBody,
+  isChatCompletionChunk,
+  isCompletionChunk,
+  isErrorBody,
+  isToolStatusEvent,
+  normalizeChatCompletionChunk,
+  normalizeCompletionChunk,
+} from "../src/index.ts"
+
+// The dedicated completions chunk object, as Friendli documents it (see ../shared/seed/).
+const contentChunk = {
+  id: "cmpl-26a1e10db8544bc3adb488d2d205288b",
+  model: "(endpoint-id)",
+  object: "text_completion",
+  choices: [{ index: 0, text: " such", token: 1778, finish_reason: null, logprobs: null }],
+  created: 1733382157,
+}
+const secondChunk = {
+  ...contentChunk,
+  choices: [{ index: 0, text: " as", token: 439, finish_reason: null, logprobs: null }],
+}
+const finishChunk = { ...contentChunk, choices: [{ index: 0, text: "", finish_reason: "length", logprobs: null }] }
+const usageChunk = {
+  ...contentChunk,
+  choices: [],
+  usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
+}
+
+describe("completion chunks", () => {
+  it("accept the documented content, finish and usage-only chunks", () => {
+    for (const chunk of [contentChunk, secondChunk, finishChunk, usageChunk]) {
+      assert.equal(isCompletionChunk(chunk), true, JSON.stringify(chunk))
+      assert.deepStrictEqual(Schema.decodeUnknownSync(CompletionChunk)(chunk), chunk)
+    }
+  })
+
+  it("decode Friendli's string \"null\" finish_reason to null, in the guard's fast path and in the Schema", () => {
+    const wire = { ...contentChunk, choices: [{ index: 0, text: "x", token: 1, finish_reason: "null" }] }
+    assert.equal(isCompletionChunk(wire), true)
+    assert.equal(Schema.decodeUnknownSync(CompletionChunk)(wire).choices[0]?.finish_reason, null)
+    assert.equal(normalizeCompletionChunk(structuredClone(wire)).choices[0]?.finish_reason, null)
+  })
+
+  it("accept a missing or null model, and keep fields the server added", () => {
+    const { model: _, ...noModel } = contentChunk
+    assert.equal(isCompletionChunk(noModel), true)
+    assert.equal(isCompletionChunk({ ...contentChunk, model: null }), true)
+    const extra = { ...contentChunk, system_fingerprint: "fp" }
+    assert.equal(isCompletionChunk(extra), true)
+    assert.deepStrictEqual(Schema.decodeUnknownSync(CompletionChunk)(extra), extra)
+  })
+
+  it("reject chunks of another object, a missing id, a fractional token or an unknown finish reason", () => {
+    assert.equal(isCompletionChunk({ ...contentChunk, object: "chat.completion.chunk" }), false)
+    const { id: _, ...noId } = contentChunk
+    assert.equal(isCompletionChunk(noId), false)
+    assert.equal(isCompletionChunk({ ...contentChunk, choices: [{ index: 0, text: "", token: 1.5 }] }), false)
+    assert.equal(isCompletionChunk({ ...contentChunk, choices: [{ index: 0, text: "", finish_reason: "eos" }] }), false)
+  })
+
+  it("explain a mismatch through the Schema, naming the field", () => {
+    const bad = { ...contentChunk, choices: [{ index: 0, text: 42 }] }
+    const result = Schema.decodeUnknownEither(CompletionChunk)(bad)
+    assert.equal(result._tag, "Left")
+    if (result._tag === "Left") assert.match(String(result.left), /text/)
+  })
+})
+
+describe("chat completion chunks", () => {
+  const chat = {
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1733382157,
+    model: "meta-llama-3.1-8b-instruct",
+    choices: [{ index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }],
+  }
+
+  it("accept content and tool call deltas", () => {
+    assert.equal(isChatCompletionChunk(chat), true)
+    const tool = {
+      ...chat,
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "{" } }],
+          },
+          finish_reason: null,
+        },
+      ],
+    }
+    assert.equal(isChatCompletionChunk(tool), true)
+    assert.deepStrictEqual(Schema.decodeUnknownSync(ChatCompletionChunk)(tool), tool)
+  })
+
+  it('normalize the string "null" finish_reason to null', () => {
+    const wire = { ...chat, choices: [{ index: 0, delta: {}, finish_reason: "null" }] }
+    assert.equal(isChatCompletionChunk(wire), true)
+    assert.equal(normalizeChatCompletionChunk(structuredClone(wire)).choices[0]?.finish_reason, null)
+  })
+})
+
+describe("tool status events and error bodies", () => {
+  it("accept a tool status event and reject an unknown status", () => {
+    const event = {
+      tool_call_id: "call_1",
+      name: "web:search",
+      status: "STARTED",
+      parameters: [{ name: "query", value: "weather" }],
+      result: null,
+      timestamp: 1733382157.5,
+    }
+    assert.equal(isToolStatusEvent(event), true)
+    assert.equal(isToolStatusEvent({ ...event, status: "DONE" }), false)
+  })
+
+  it("accept each of the three error bodies Friendli sends", () => {
+    for (const body of [
+      { message: "Invalid token" },
+      { detail: "Not Found" },
+      { detail: [{ loc: ["body", "max_tokens"], msg: "must be positive", type: "value_error" }] },
+      { error: { message: "Rate limited", type: "rate_limit_exceeded", code: 429 } },
+    ]) {
+      assert.equal(isErrorBody(body), true, JSON.stringify(body))
+      assert.deepStrictEqual(Schema.decodeUnknownSync(ErrorBody)(body), body)
+    }
+    assert.equal(isErrorBody({ error: "nope" }), false)
+  })
+})
