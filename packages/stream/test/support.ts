@@ -49,13 +49,18 @@ export interface TestBody {
   readonly state: { cancelled: boolean; pulls: number }
 }
 
-export const testBody = (pieces: ReadonlyArray<Uint8Array>, options?: { readonly error?: unknown }): TestBody => {
+export const testBody = (
+  pieces: ReadonlyArray<Uint8Array>,
+  options?: { readonly error?: unknown; readonly slow?: boolean },
+): TestBody => {
   const state = { cancelled: false, pulls: 0 }
   let i = 0
   const body = new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         state.pulls++
+        // A slow body hands out each piece on a later macrotask, like a network.
+        if (options?.slow) await new Promise((resolve) => setTimeout(resolve, 0))
         if (i < pieces.length) controller.enqueue(pieces[i++] as Uint8Array)
         else if (options?.error !== undefined) controller.error(options.error)
         else controller.close()

@@ -10,13 +10,14 @@ const asRecord = (u: unknown): Record<string, unknown> | undefined =>
 const str = (u: unknown): string | undefined => (typeof u === "string" && u.length > 0 ? u : undefined)
 
 /** Whether a retry of the same request could help, judged from the code, status and type. */
-export const isRetryable = (code: unknown, status: unknown, type: unknown): boolean => {
+export const isRetryable = (code: unknown, status: unknown, type: unknown, message: string): boolean => {
   for (const n of [code, status]) {
     const num = typeof n === "number" ? n : typeof n === "string" && /^\d{3}$/.test(n) ? Number(n) : undefined
     if (num !== undefined) return RETRYABLE_STATUS.has(num) || num >= 500
   }
   for (const w of [code, type]) if (typeof w === "string" && RETRYABLE_WORDS.test(w)) return true
-  return false
+  // Nothing machine-readable: judge by the words of the message.
+  return code === undefined && type === undefined && RETRYABLE_WORDS.test(message)
 }
 
 /** Whether a parsed chunk carries an `error` member. */
@@ -33,7 +34,7 @@ export const toApiError = (value: unknown, eventIndex: number): ApiError => {
   const type = str(err?.type)
   const rawCode = err?.code ?? err?.status_code ?? err?.status ?? outer?.status_code
   const code = typeof rawCode === "string" || typeof rawCode === "number" ? rawCode : undefined
-  const retryable = isRetryable(code, err?.status_code ?? err?.status, type)
+  const retryable = isRetryable(code, err?.status_code ?? err?.status, type, message)
   const details = [type && `type ${type}`, code !== undefined && `code ${code}`].filter(Boolean).join(", ")
   return new ApiError({
     message:

@@ -31,10 +31,12 @@ export class Decoder<A> {
   /** `[DONE]` was seen (or a stage stopped): nothing more is read. */
   stopped = false
 
-  constructor(
-    readonly stage: Stage<A>,
-    readonly options: CoreOptions,
-  ) {
+  readonly stage: Stage<A>
+  readonly options: CoreOptions
+
+  constructor(stage: Stage<A>, options: CoreOptions) {
+    this.stage = stage
+    this.options = options
     this.events = new EventParser(stage, options.maxEventBytes)
     this.lines = new LineSplitter(this.events, options.maxEventBytes)
   }

@@ -22,7 +22,10 @@ export interface EventSink {
 
 /** Thrown (and turned into a typed error by the caller) when an event's data grows past the limit. */
 export class EventTooLong {
-  constructor(readonly length: number) {}
+  readonly length: number
+  constructor(length: number) {
+    this.length = length
+  }
 }
 
 const isDigits = (s: string): boolean => {
@@ -44,10 +47,13 @@ export class EventParser implements LineSink {
   /** How many events were dispatched. */
   count = 0
 
-  constructor(
-    private readonly sink: EventSink,
-    private readonly maxEventLength: number,
-  ) {}
+  private readonly sink: EventSink
+  private readonly maxEventLength: number
+
+  constructor(sink: EventSink, maxEventLength: number) {
+    this.sink = sink
+    this.maxEventLength = maxEventLength
+  }
 
   /** Whether fields of an event that has not been dispatched yet were seen. */
   get hasPartialEvent(): boolean {

@@ -12,7 +12,11 @@ class BatchIterator<A> implements AsyncIterableIterator<A> {
   private batch: Array<A> = []
   private i = 0
 
-  constructor(private readonly puller: BodyPuller<A>) {}
+  private readonly puller: BodyPuller<A>
+
+  constructor(puller: BodyPuller<A>) {
+    this.puller = puller
+  }
 
   next(): Promise<IteratorResult<A>> {
     if (this.i < this.batch.length) return Promise.resolve({ done: false, value: this.batch[this.i++] as A })

@@ -13,7 +13,11 @@ export class JsonStage<A> implements Stage<A> {
   sawDone = false
   readonly checksEnd = true
 
-  constructor(private readonly codec: Codec<A>) {}
+  private readonly codec: Codec<A>
+
+  constructor(codec: Codec<A>) {
+    this.codec = codec
+  }
 
   event(type: string, data: string, id: string | undefined, _retry: number | undefined, index: number): boolean {
     if (isDone(data)) {

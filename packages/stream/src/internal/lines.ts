@@ -12,7 +12,10 @@ export interface LineSink {
 
 /** Thrown (and turned into a typed error by the caller) when a line grows past the limit. */
 export class LineTooLong {
-  constructor(readonly length: number) {}
+  readonly length: number
+  constructor(length: number) {
+    this.length = length
+  }
 }
 
 /** Splits text into lines, keeping at most `maxLineLength` characters of an unfinished line. */
@@ -24,10 +27,13 @@ export class LineSplitter {
   /** The sink asked to stop. */
   stopped = false
 
-  constructor(
-    private readonly sink: LineSink,
-    private readonly maxLineLength: number,
-  ) {}
+  private readonly sink: LineSink
+  private readonly maxLineLength: number
+
+  constructor(sink: LineSink, maxLineLength: number) {
+    this.sink = sink
+    this.maxLineLength = maxLineLength
+  }
 
   /** Whether a line has started and not ended. */
   get hasPartialLine(): boolean {

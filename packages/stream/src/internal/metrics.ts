@@ -37,7 +37,11 @@ export class MetricsRecorder {
   private lastChunkAt: bigint | undefined = undefined
   private readonly gaps: Array<number> = []
 
-  constructor(private readonly startedAt: bigint) {}
+  private readonly startedAt: bigint
+
+  constructor(startedAt: bigint) {
+    this.startedAt = startedAt
+  }
 
   record(now: bigint, tokens: number): void {
     this.chunks++

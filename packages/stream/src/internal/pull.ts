@@ -19,10 +19,13 @@ export class BodyPuller<A> {
   private failure: StreamError | undefined
   private finished = false
 
-  constructor(
-    private readonly body: ByteStream,
-    readonly decoder: Decoder<A>,
-  ) {}
+  private readonly body: ByteStream
+  readonly decoder: Decoder<A>
+
+  constructor(body: ByteStream, decoder: Decoder<A>) {
+    this.body = body
+    this.decoder = decoder
+  }
 
   /** The next non-empty batch; an empty array once the stream has ended. Rejects with the typed errors. */
   async next(): Promise<Array<A>> {

@@ -6,7 +6,7 @@
 /** One result of `ReadableStreamDefaultReader.read()`. */
 export type ReadResult =
   | { readonly done: false; readonly value: Uint8Array }
-  | { readonly done: true; readonly value?: undefined }
+  | { readonly done: true; readonly value?: Uint8Array | undefined }
 
 /** The reader of a byte stream (WHATWG Streams, `ReadableStreamDefaultReader<Uint8Array>`). */
 export interface ByteReader {

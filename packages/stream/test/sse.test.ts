@@ -1,0 +1,106 @@
+import assert from "node:assert/strict"
+import { describe, it } from "@friendli-stream/test-harness"
+import * as Stream from "effect/Stream"
+import { Sse, SseError } from "../src/index.ts"
+import { bytes, concat, pieceStream, reads, runAll, testBody } from "./support.ts"
+
+const decodeText = (...pieces: ReadonlyArray<string>) => runAll(Sse.decode(pieceStream(reads(...pieces))))
+
+describe("Sse.decode", () => {
+  it("decodes LF, CR and CRLF line endings alike", async () => {
+    for (const eol of ["\n", "\r", "\r\n"]) {
+      const { items } = await decodeText(`event: a${eol}data: 1${eol}${eol}data: 2${eol}${eol}`)
+      assert.deepEqual(
+        items.map((e) => [e.event, e.data]),
+        [
+          ["a", "1"],
+          ["message", "2"],
+        ],
+      )
+    }
+  })
+
+  it("joins a CR and an LF that arrive in different reads", async () => {
+    const { items } = await decodeText("data: 1\r", "\n\r", "\ndata: 2\r\n\r\n")
+    assert.deepEqual(
+      items.map((e) => e.data),
+      ["1", "2"],
+    )
+  })
+
+  it("drops a leading BOM", async () => {
+    const body = concat([new Uint8Array([0xef, 0xbb, 0xbf]), bytes("data: x\n\n")])
+    const { items } = await runAll(Sse.decode(pieceStream([body.subarray(0, 2), body.subarray(2)])))
+    assert.deepEqual(
+      items.map((e) => e.data),
+      ["x"],
+    )
+  })
+
+  it("keeps a multi-byte character split across reads intact", async () => {
+    const body = bytes("data: héllo 😀\n\n")
+    const { items } = await runAll(Sse.decode(pieceStream([...body].map((b) => new Uint8Array([b])))))
+    assert.equal(items[0]?.data, "héllo 😀")
+  })
+
+  it("keeps event, id and retry, and never fails on a bad retry", async () => {
+    const { items, error } = await decodeText("retry: x\nid: 5\nevent: tool_status\nretry: 20\ndata: {}\n\n")
+    assert.equal(error, undefined)
+    assert.deepEqual(items, [{ event: "tool_status", data: "{}", id: "5", retry: 20 }])
+  })
+
+  it("drops an event the body ends in the middle of", async () => {
+    const { items, error } = await decodeText("data: 1\n\ndata: 2\n")
+    assert.equal(error, undefined)
+    assert.deepEqual(
+      items.map((e) => e.data),
+      ["1"],
+    )
+  })
+
+  it("treats [DONE] as an ordinary event", async () => {
+    const { items } = await decodeText("data: [DONE]\n\ndata: after\n\n")
+    assert.deepEqual(
+      items.map((e) => e.data),
+      ["[DONE]", "after"],
+    )
+  })
+
+  it("fails with EventTooLarge on a line that never ends, holding no more than the limit", async () => {
+    const piece = bytes("x".repeat(1024))
+    const endless = Stream.repeatValue(piece).pipe(Stream.take(10_000))
+    const { items, error } = await runAll(Sse.decode(endless, { maxEventBytes: 64 * 1024 }))
+    assert.deepEqual(items, [])
+    assert.ok(error instanceof SseError)
+    assert.equal(error.reason, "EventTooLarge")
+    assert.ok(error.bytesRead <= 64 * 1024 + 1024)
+    assert.match(error.message, /maxEventBytes/)
+  })
+
+  it("fails with EventTooLarge on an event of many short lines over the limit", async () => {
+    const { error } = await decodeText(`data: 1\n\n${"data: abcdefgh\n".repeat(100)}\n`)
+    assert.equal(error, undefined)
+    const limited = await runAll(
+      Sse.decode(pieceStream(reads(`${"data: abcdefgh\n".repeat(100)}\n`)), { maxEventBytes: 500 }),
+    )
+    assert.ok(limited.error instanceof SseError)
+    assert.equal(limited.error.reason, "EventTooLarge")
+  })
+
+  it("passes an upstream failure through unchanged", async () => {
+    const failing = Stream.concat(pieceStream(reads("data: 1\n\n")), Stream.fail("boom" as const))
+    const { items, error } = await runAll(Sse.decode(failing))
+    assert.equal(items.length, 1)
+    assert.equal(error, "boom")
+  })
+
+  it("reads a ReadableStream body and releases it at the end", async () => {
+    const { body, state } = testBody(reads("data: a\n", "\ndata: b\n\n"))
+    const { items } = await runAll(Sse.fromReadableStream(body))
+    assert.deepEqual(
+      items.map((e) => e.data),
+      ["a", "b"],
+    )
+    assert.equal(state.cancelled, false)
+  })
+})
