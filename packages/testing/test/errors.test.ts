@@ -1,0 +1,175 @@
+import assert from "node:assert/strict"
+import { describe, it } from "@friendli-stream/test-harness"
+import { chatBody, completionsBody, newMock, post } from "./helpers.ts"
+
+const COMPLETIONS = "/serverless/v1/completions"
+const CHAT = "/serverless/v1/chat/completions"
+
+interface Detail {
+  detail: Array<{ loc: Array<string | number>; msg: string; type: string; input?: unknown }>
+}
+
+/** Posts a body and returns the `loc` of every 422 issue. */
+const locs = async (path: string, body: unknown): Promise<Array<string>> => {
+  const res = await post(newMock(), path, body)
+  assert.equal(res.status, 422, `expected 422 for ${JSON.stringify(body)}`)
+  const json = (await res.json()) as Detail
+  for (const d of json.detail) {
+    assert.equal(typeof d.msg, "string")
+    assert.equal(typeof d.type, "string")
+  }
+  return json.detail.map((d) => d.loc.join("."))
+}
+
+describe("authentication", () => {
+  it("answers 401 with a message body when the bearer token is missing", async () => {
+    const res = await post(newMock(), COMPLETIONS, completionsBody(), { token: null })
+    assert.equal(res.status, 401)
+    const body = (await res.json()) as { message: string }
+    assert.deepEqual(Object.keys(body), ["message"])
+    assert.match(body.message, /bearer token/i)
+  })
+
+  it("answers 401 when the header is not a bearer token", async () => {
+    const res = await post(newMock(), CHAT, chatBody(), { token: null, headers: { authorization: "Basic abc" } })
+    assert.equal(res.status, 401)
+  })
+
+  it("accepts only the configured tokens when tokens are given", async () => {
+    const mock = newMock({ tokens: ["flp_good"] })
+    assert.equal((await post(mock, COMPLETIONS, completionsBody(), { token: "flp_bad" })).status, 401)
+    const ok = await post(mock, COMPLETIONS, completionsBody(), { token: "flp_good" })
+    assert.equal(ok.status, 200)
+    await ok.body?.cancel()
+  })
+
+  it("checks the token on dedicated paths but not on a container", async () => {
+    const mock = newMock()
+    assert.equal(
+      (await post(mock, "/dedicated/v1/completions", completionsBody({ model: "ep" }), { token: null })).status,
+      401,
+    )
+    const res = await post(mock, "/v1/completions", completionsBody(), { token: null })
+    assert.equal(res.status, 200)
+    await res.body?.cancel()
+  })
+
+  it("records the X-Friendli-Team header", async () => {
+    const mock = newMock()
+    const res = await post(mock, COMPLETIONS, completionsBody(), { headers: { "X-Friendli-Team": "team-42" } })
+    await res.body?.cancel()
+    assert.equal(mock.lastRequest()?.headers["x-friendli-team"], "team-42")
+  })
+})
+
+describe("request validation", () => {
+  it("answers 422 naming a missing model on serverless and dedicated", async () => {
+    assert.deepEqual(await locs(COMPLETIONS, { prompt: "x" }), ["body.model"])
+    assert.deepEqual(await locs("/dedicated/v1/chat/completions", { messages: [{ role: "user", content: "x" }] }), [
+      "body.model",
+    ])
+  })
+
+  it("answers 422 for a dedicated model that is not ENDPOINT_ID or ENDPOINT_ID:ADAPTER_ROUTE", async () => {
+    assert.deepEqual(await locs("/dedicated/v1/completions", { model: "a:b:c", prompt: "x" }), ["body.model"])
+  })
+
+  it("answers 422 naming each bad completions field", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ max_tokens: 0 }, "body.max_tokens"],
+      [{ max_tokens: 1.5 }, "body.max_tokens"],
+      [{ n: 0 }, "body.n"],
+      [{ n: 17 }, "body.n"],
+      [{ logprobs: 21 }, "body.logprobs"],
+      [{ logprobs: true }, "body.logprobs"],
+      [{ temperature: -1 }, "body.temperature"],
+      [{ top_p: 0 }, "body.top_p"],
+      [{ top_k: -1 }, "body.top_k"],
+      [{ stop: "x" }, "body.stop"],
+      [{ stop: ["ok", 3] }, "body.stop.1"],
+      [{ seed: "7" }, "body.seed"],
+      [{ seed: [1, 2] }, "body.seed"],
+      [{ stream: "yes" }, "body.stream"],
+      [{ stream: false, stream_options: { include_usage: true } }, "body.stream_options"],
+      [{ stream_options: { include_usage: "yes" } }, "body.stream_options.include_usage"],
+      [{ min_tokens: 9, max_tokens: 3 }, "body.min_tokens"],
+      [{ frequency_penalty: 3 }, "body.frequency_penalty"],
+    ]
+    for (const [extra, loc] of cases)
+      assert.deepEqual(await locs(COMPLETIONS, completionsBody(extra)), [loc], JSON.stringify(extra))
+  })
+
+  it("answers 422 when neither prompt nor tokens is given, or both", async () => {
+    assert.deepEqual(await locs(COMPLETIONS, { model: "m" }), ["body.prompt"])
+    assert.deepEqual(await locs(COMPLETIONS, { model: "m", prompt: "x", tokens: [1] }), ["body.prompt"])
+    assert.deepEqual(await locs(COMPLETIONS, { model: "m", tokens: [1, -2] }), ["body.tokens.1"])
+    assert.deepEqual(await locs(COMPLETIONS, { model: "m", tokens: [] }), ["body.tokens"])
+  })
+
+  it("answers 422 naming each bad chat field", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ messages: [] }, "body.messages"],
+      [{ messages: "hi" }, "body.messages"],
+      [{ messages: [{ role: "robot", content: "x" }] }, "body.messages.0.role"],
+      [{ messages: [{ role: "user" }] }, "body.messages.0.content"],
+      [{ messages: [{ role: "tool", content: "x" }] }, "body.messages.0.tool_call_id"],
+      [{ logprobs: "yes" }, "body.logprobs"],
+      [{ top_logprobs: 2 }, "body.top_logprobs"],
+      [{ logprobs: true, top_logprobs: 21 }, "body.top_logprobs"],
+      [{ tools: [{ type: "function" }] }, "body.tools.0.function"],
+      [{ tools: [{ type: "function", function: { name: "bad name" } }] }, "body.tools.0.function.name"],
+      [{ tool_choice: "sometimes" }, "body.tool_choice"],
+      [
+        {
+          tools: [{ type: "function", function: { name: "f" } }],
+          tool_choice: { type: "function", function: { name: "g" } },
+        },
+        "body.tool_choice.function.name",
+      ],
+      [{ tool_choice: "required" }, "body.tool_choice"],
+      [{ response_format: { type: "yaml" } }, "body.response_format.type"],
+      [{ response_format: { type: "json_object", schema: "{" } }, "body.response_format.schema"],
+      [{ parallel_tool_calls: 1 }, "body.parallel_tool_calls"],
+    ]
+    for (const [extra, loc] of cases) assert.deepEqual(await locs(CHAT, chatBody(extra)), [loc], JSON.stringify(extra))
+  })
+
+  it("lists every invalid field at once", async () => {
+    assert.deepEqual(await locs(COMPLETIONS, completionsBody({ n: 0, max_tokens: -1 })), ["body.max_tokens", "body.n"])
+  })
+
+  it("answers 422 for a body that is not JSON or not an object", async () => {
+    assert.deepEqual(await locs(COMPLETIONS, "{not json"), ["body.0"])
+    assert.deepEqual(await locs(COMPLETIONS, [1, 2]), ["body"])
+  })
+})
+
+describe("routing", () => {
+  it("answers 404 with a detail body for a path the API does not have", async () => {
+    const res = await post(newMock(), "/serverless/v2/completions", completionsBody())
+    assert.equal(res.status, 404)
+    assert.deepEqual(await res.json(), { detail: "Not Found" })
+  })
+
+  it("answers 405 for a known path with another method", async () => {
+    const res = await post(newMock(), COMPLETIONS, null, { method: "GET" })
+    assert.equal(res.status, 405)
+    assert.equal(res.headers.get("allow"), "POST")
+  })
+
+  it("answers 404 with a message body for a model it was told not to know", async () => {
+    const mock = newMock({ models: ["known-model", "ep1"] })
+    const res = await post(mock, COMPLETIONS, completionsBody({ model: "other" }))
+    assert.equal(res.status, 404)
+    assert.match(((await res.json()) as { message: string }).message, /other/)
+    const ok = await post(mock, "/dedicated/v1/completions", completionsBody({ model: "ep1:adapter" }))
+    assert.equal(ok.status, 200)
+    await ok.body?.cancel()
+  })
+
+  it("tolerates a trailing slash", async () => {
+    const res = await post(newMock(), `${COMPLETIONS}/`, completionsBody())
+    assert.equal(res.status, 200)
+    await res.body?.cancel()
+  })
+})
