@@ -1,0 +1,19 @@
+import type { ViteUserConfig } from "vitest/config"
+
+export interface PackageTestSettings {
+  /** The runtimes the package's suites run on (default: all five). */
+  readonly runtimes?: ReadonlyArray<"node20" | "node24" | "deno" | "bun" | "workerd">
+  /** Default test and hook timeout in milliseconds on vitest (default 5000). */
+  readonly testTimeout?: number
+  /** Extra `@cloudflare/vitest-pool-workers` options for the workerd suite. */
+  readonly workerd?: {
+    readonly main?: string
+    readonly wrangler?: { readonly configPath?: string; readonly environment?: string }
+    readonly miniflare?: Record<string, unknown> & { readonly compatibilityFlags?: ReadonlyArray<string> }
+  }
+}
+
+export declare const COMPATIBILITY_DATE: string
+export declare const packageSettings: (packageDir: string) => PackageTestSettings
+export declare const nodeConfig: (options?: { readonly root?: string }) => ViteUserConfig
+export declare const workerdConfig: (options?: { readonly root?: string }) => Promise<ViteUserConfig>

@@ -1,0 +1,80 @@
+// The shared vitest configs: one factory for Node, one for workerd. Every package uses these, through
+// run-suite.mjs (which passes ../vitest.node.mjs or ../vitest.workerd.mjs as --config); no package
+// needs a vitest config of its own. Per-package settings live in package.json under "friendli-stream".
+import { readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { defineConfig } from "vitest/config"
+import { testFiles } from "./files.mjs"
+
+/**
+ * The compatibility date the workerd suites run at (at most the installed workerd's own date).
+ *
+ * @since 0.1.0
+ */
+export const COMPATIBILITY_DATE = "2026-04-01"
+
+/**
+ * The `"friendli-stream"` settings of a package.json.
+ *
+ * @param {string} packageDir
+ * @returns {import("./config.d.mts").PackageTestSettings}
+ * @since 0.1.0
+ */
+export const packageSettings = (packageDir) => {
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
+  return manifest["friendli-stream"] ?? {}
+}
+
+/** @param {string} root @param {"node20" | "workerd"} runtime */
+const testSection = (root, runtime) => {
+  const include = testFiles(root, runtime)
+  return {
+    root,
+    include,
+    // With no file, vitest fails ("No test files found"): a suite that runs nothing is a failure.
+    passWithNoTests: false,
+    testTimeout: packageSettings(root).testTimeout ?? 5000,
+    hookTimeout: packageSettings(root).testTimeout ?? 5000,
+  }
+}
+
+/**
+ * The vitest config of a package's Node suite (used on Node 20 and Node 24 alike).
+ *
+ * @param {{ root?: string }} [options] `root`: the package folder (default: the working directory).
+ * @since 0.1.0
+ */
+export const nodeConfig = (options = {}) => {
+  const root = resolve(options.root ?? process.cwd())
+  return defineConfig({ root, test: testSection(root, "node20") })
+}
+
+/**
+ * The vitest config of a package's workerd suite: tests run inside workerd through
+ * `@cloudflare/vitest-pool-workers` (its vitest 4 `cloudflareTest` plugin), with `nodejs_compat` so that
+ * `node:assert` is there. A package may add pool options (`main`, `wrangler`, `miniflare`) under
+ * `"friendli-stream": { "workerd": { ... } }` in its package.json; paths are relative to the package.
+ *
+ * @param {{ root?: string }} [options] `root`: the package folder (default: the working directory).
+ * @since 0.1.0
+ */
+export const workerdConfig = async (options = {}) => {
+  const root = resolve(options.root ?? process.cwd())
+  const { cloudflareTest } = await import("@cloudflare/vitest-pool-workers")
+  const extra = packageSettings(root).workerd ?? {}
+  const compatibilityFlags = [...new Set(["nodejs_compat", ...(extra.miniflare?.compatibilityFlags ?? [])])]
+  /** @type {Parameters<typeof cloudflareTest>[0]} */
+  const pool = {
+    ...extra,
+    ...(extra.main === undefined ? {} : { main: resolve(root, extra.main) }),
+    ...(extra.wrangler?.configPath === undefined
+      ? {}
+      : { wrangler: { ...extra.wrangler, configPath: resolve(root, extra.wrangler.configPath) } }),
+    miniflare: {
+      ...(extra.wrangler?.configPath === undefined ? { compatibilityDate: COMPATIBILITY_DATE } : {}),
+      ...extra.miniflare,
+      compatibilityFlags,
+    },
+  }
+  return defineConfig({ root, plugins: [cloudflareTest(pool)], test: testSection(root, "workerd") })
+}

@@ -1,0 +1,174 @@
+/**
+ * The harness on `deno test`, built on `Deno.test`.
+ *
+ * Every `it` becomes one flat `Deno.test` named `outer > inner > test`, so the JUnit report has one
+ * test case per `it`. `describe` only records the tree while the module is evaluated. At run time, the
+ * `beforeAll` hooks of each enclosing group run before its first test, and its `afterAll` hooks (last
+ * declared first, as vitest does) after its last test, even when that test failed. A failing `beforeAll`
+ * fails every test of its group; a failing `afterAll` fails the test after which it ran. Timeouts
+ * default to 5000 ms, as on vitest and Bun.
+ *
+ * `deno test` evaluates each test module in its own isolate, so this module's state is per file.
+ */
+import type { TestFunction } from "./index.d.ts"
+
+declare const Deno: {
+  test(options: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void
+}
+
+const DEFAULT_TIMEOUT = 5000
+
+interface Hook {
+  readonly fn: TestFunction
+  readonly timeout: number
+}
+
+interface Test {
+  readonly _tag: "Test"
+  readonly name: string
+  readonly fn: TestFunction
+  readonly timeout: number
+}
+
+interface Group {
+  readonly _tag: "Group"
+  readonly name: string
+  readonly parent: Group | undefined
+  readonly children: Array<Group | Test>
+  readonly beforeAll: Array<Hook>
+  readonly afterAll: Array<Hook>
+  started: boolean
+  finished: boolean
+  failure: { readonly error: unknown } | undefined
+}
+
+const makeGroup = (name: string, parent: Group | undefined): Group => ({
+  _tag: "Group",
+  name,
+  parent,
+  children: [],
+  beforeAll: [],
+  afterAll: [],
+  started: false,
+  finished: false,
+  failure: undefined,
+})
+
+const root = makeGroup("", undefined)
+let current: Group = root
+let collecting = true
+
+const withTimeout = async (what: string, fn: TestFunction, timeout: number): Promise<void> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out in ${timeout}ms`)), timeout)
+  })
+  try {
+    await Promise.race([Promise.resolve().then(fn), expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+const lastTest = (group: Group): Test | undefined => {
+  for (let i = group.children.length - 1; i >= 0; i--) {
+    const child = group.children[i]!
+    const found = child._tag === "Test" ? child : lastTest(child)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/** The chain of groups from the file's root down to `group`. */
+const chain = (group: Group): Array<Group> => {
+  const groups: Array<Group> = []
+  for (let g: Group | undefined = group; g !== undefined; g = g.parent) groups.unshift(g)
+  return groups
+}
+
+const assertCollecting = (what: string): void => {
+  if (!collecting) {
+    throw new Error(`${what} was called while tests were running; declare tests and hooks at module or describe level`)
+  }
+}
+
+const runTest = async (group: Group, test: Test): Promise<void> => {
+  const groups = chain(group)
+  const errors: Array<unknown> = []
+  try {
+    for (const g of groups) {
+      if (g.failure !== undefined) throw g.failure.error
+      if (g.started) continue
+      g.started = true
+      try {
+        for (const hook of g.beforeAll) await withTimeout("beforeAll hook", hook.fn, hook.timeout)
+      } catch (error) {
+        g.failure = { error }
+        throw error
+      }
+    }
+    await withTimeout(`test "${test.name}"`, test.fn, test.timeout)
+  } catch (error) {
+    errors.push(error)
+  } finally {
+    for (const g of groups.reverse()) {
+      if (g.finished || lastTest(g) !== test) continue
+      g.finished = true
+      if (!g.started) continue
+      for (const hook of [...g.afterAll].reverse()) {
+        try {
+          await withTimeout("afterAll hook", hook.fn, hook.timeout)
+        } catch (error) {
+          errors.push(error)
+        }
+      }
+    }
+  }
+  if (errors.length === 1) throw errors[0]
+  if (errors.length > 1)
+    throw new AggregateError(errors, `${errors.length} errors in test "${test.name}" and its hooks`)
+}
+
+export const describe = (name: string, body: () => void): void => {
+  assertCollecting(`describe("${name}")`)
+  const group = makeGroup(name, current)
+  current.children.push(group)
+  const parent = current
+  current = group
+  try {
+    const result: unknown = body()
+    if (result instanceof Promise) {
+      throw new Error(`describe("${name}") was given an async body; describe bodies must be synchronous`)
+    }
+  } finally {
+    current = parent
+  }
+}
+
+export const it = (name: string, fn: TestFunction, timeout: number = DEFAULT_TIMEOUT): void => {
+  assertCollecting(`it("${name}")`)
+  const group = current
+  const test: Test = { _tag: "Test", name, fn, timeout }
+  group.children.push(test)
+  const fullName = [...chain(group).map((g) => g.name), name].filter((n) => n !== "").join(" > ")
+  Deno.test({
+    name: fullName,
+    // Hooks may open servers in one test's time and close them in another's, as on the other runners.
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: () => {
+      collecting = false
+      return runTest(group, test)
+    },
+  })
+}
+
+export const beforeAll = (fn: TestFunction, timeout: number = DEFAULT_TIMEOUT): void => {
+  assertCollecting("beforeAll")
+  current.beforeAll.push({ fn, timeout })
+}
+
+export const afterAll = (fn: TestFunction, timeout: number = DEFAULT_TIMEOUT): void => {
+  assertCollecting("afterAll")
+  current.afterAll.push({ fn, timeout })
+}
