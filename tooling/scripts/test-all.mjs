@@ -10,8 +10,9 @@
 // failure for a runner that did not start, ran no test or failed outside its tests. The last line is
 // `N passed, N failed` (`, N skipped` when some were). Exit code 1 when anything failed.
 //
-// `pnpm test --jobs=N` (default 2): how many suites run side by side; with more than one, each suite's
-// output is printed whole when it ends.
+// `pnpm test --jobs=N` (default 1): how many suites run side by side; with more than one, each suite's
+// output is printed whole when it ends. One at a time by default: on 2 cores, two CPU-bound suites side
+// by side take nearly as long in total and push slow tests past their timeouts.
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -27,7 +28,7 @@ process.env.FORCE_COLOR ??= process.stdout.isTTY ? "1" : "0"
 const started = Date.now()
 const BIN = join(ROOT, "node_modules/.bin")
 const jobsArg = process.argv.find((a) => a.startsWith("--jobs="))
-const jobs = Math.max(1, Number(jobsArg?.slice("--jobs=".length) ?? 2) || 1)
+const jobs = Math.max(1, Number(jobsArg?.slice("--jobs=".length) ?? 1) || 1)
 
 /** @type {Array<{ name: string, ok: boolean, seconds: number, detail: string }>} */
 const checks = []
