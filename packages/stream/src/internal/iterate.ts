@@ -48,6 +48,6 @@ export const iterateBody = <A>(
   resolveOptions(options)
   const make = jsonDecoder(codec, options)
   return {
-    [Symbol.asyncIterator]: () => new BatchIterator(new BodyPuller(body, make())),
+    [Symbol.asyncIterator]: () => new BatchIterator(new BodyPuller(body, make(), false)),
   }
 }

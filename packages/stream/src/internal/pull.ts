@@ -21,10 +21,13 @@ export class BodyPuller<A> {
 
   private readonly body: ByteStream
   readonly decoder: Decoder<A>
+  /** Gather outputs across reads that are already available (worth it when each hand-over is costly). */
+  private readonly batchReads: boolean
 
-  constructor(body: ByteStream, decoder: Decoder<A>) {
+  constructor(body: ByteStream, decoder: Decoder<A>, batchReads: boolean) {
     this.body = body
     this.decoder = decoder
+    this.batchReads = batchReads
   }
 
   /** The next non-empty batch; an empty array once the stream has ended. Rejects with the typed errors. */
@@ -61,10 +64,21 @@ export class BodyPuller<A> {
         }
         const ready = decoder.stage.out.length
         if (ready === 0) continue
-        if (ready >= MAX_BATCH) return decoder.take()
+        if (!this.batchReads || ready >= MAX_BATCH) return decoder.take()
+        // Is the next read already there? Its promise settles within one microtask hop if so.
         const next = reader.read()
         this.pending = next
-        if (!(await settlesSoon(next))) return decoder.take()
+        let settled = false
+        next.then(
+          () => {
+            settled = true
+          },
+          () => {
+            settled = true
+          },
+        )
+        await undefined
+        if (!settled) return decoder.take()
       }
     } catch (e) {
       this.finished = true
@@ -119,19 +133,4 @@ export class BodyPuller<A> {
       cause,
     })
   }
-}
-
-/** Whether a promise settles within a few microtasks, i.e. its value is already there. */
-const settlesSoon = async (p: Promise<unknown>): Promise<boolean> => {
-  let settled = false
-  const mark = () => {
-    settled = true
-  }
-  p.then(mark, mark)
-  await undefined
-  if (settled) return true
-  await undefined
-  if (settled) return true
-  await undefined
-  return settled
 }
