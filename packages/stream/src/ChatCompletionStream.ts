@@ -58,6 +58,15 @@ export const decode: {
     self: Stream.Stream<Uint8Array, E, R>,
     options: CompatibleOptions,
   ): Stream.Stream<CompatibleChatCompletionChunk, E | DecodeError, R>
+  <E, R>(
+    self: Stream.Stream<Uint8Array, E, R>,
+    options: DecodeOptions,
+  ): Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, E | DecodeError, R>
+  (
+    options: DecodeOptions,
+  ): <E, R>(
+    self: Stream.Stream<Uint8Array, E, R>,
+  ) => Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, E | DecodeError, R>
 } = dualDecode(chooseCodec) as never
 
 /**
@@ -69,6 +78,10 @@ export const decode: {
 export const fromReadableStream: {
   (body: ReadableByteStream, options?: StrictOptions): Stream.Stream<ChatCompletionChunk, DecodeError>
   (body: ReadableByteStream, options: CompatibleOptions): Stream.Stream<CompatibleChatCompletionChunk, DecodeError>
+  (
+    body: ReadableByteStream,
+    options: DecodeOptions,
+  ): Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, DecodeError>
 } = ((body: ReadableByteStream, options?: DecodeOptions) => bodyStream(body, chooseCodec, options)) as never
 
 /**

@@ -295,11 +295,11 @@ export class ClientConfigError extends ClientError {
 }
 
 /**
- * Any failure of a request before its stream starts, or of a non-streamed request's transport.
+ * Any status error, as a union of its classes (narrow it with `_tag`).
  *
  * @since 0.1.0
  */
-export type RequestFailure =
+export type AnyStatusError =
   | BadRequestError
   | AuthenticationError
   | PermissionDeniedError
@@ -308,9 +308,13 @@ export type RequestFailure =
   | RateLimitError
   | ServerError
   | UnexpectedStatusError
-  | ConnectionError
-  | TimeoutError
-  | InvalidRequestError
+
+/**
+ * Any failure of a request before its stream starts, or of a non-streamed request's transport.
+ *
+ * @since 0.1.0
+ */
+export type RequestFailure = AnyStatusError | ConnectionError | TimeoutError | InvalidRequestError
 
 /**
  * Tells whether a value is one of the client's failures.
@@ -325,7 +329,7 @@ export const isClientError = (u: unknown): u is RequestFailure | InvalidResponse
  *
  * @since 0.1.0
  */
-export const isStatusError = (u: unknown): u is StatusError => u instanceof StatusError
+export const isStatusError = (u: unknown): u is AnyStatusError => u instanceof StatusError
 
 for (const C of [
   BadRequestError,

@@ -42,6 +42,11 @@ export function decodeCompletionStream(
   body: ReadableByteStream,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleCompletionChunk>
+/** @since 0.1.0 */
+export function decodeCompletionStream(
+  body: ReadableByteStream,
+  options?: DecodeOptions,
+): AsyncIterable<CompletionChunk | CompatibleCompletionChunk>
 export function decodeCompletionStream(
   body: ReadableByteStream,
   options?: DecodeOptions,
@@ -65,6 +70,11 @@ export function decodeChatCompletionStream(
   body: ReadableByteStream,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleChatCompletionChunk>
+/** @since 0.1.0 */
+export function decodeChatCompletionStream(
+  body: ReadableByteStream,
+  options?: DecodeOptions,
+): AsyncIterable<ChatCompletionChunk | CompatibleChatCompletionChunk>
 export function decodeChatCompletionStream(
   body: ReadableByteStream,
   options?: DecodeOptions,

@@ -7,11 +7,17 @@
 /** @since 0.1.0 */
 export * as ChatCompletionStream from "./ChatCompletionStream.ts"
 /** @since 0.1.0 */
+export * from "./ClientError.ts"
+/** @since 0.1.0 */
+export * from "./ClientOptions.ts"
+/** @since 0.1.0 */
 export * as CompletionStream from "./CompletionStream.ts"
 /** @since 0.1.0 */
 export * from "./DecodeOptions.ts"
 /** @since 0.1.0 */
 export * from "./Facade.ts"
+/** @since 0.1.0 */
+export * as FriendliClient from "./FriendliClient.ts"
 /** @since 0.1.0 */
 export * as JsonEvents from "./JsonEvents.ts"
 /** @since 0.1.0 */

@@ -1,6 +1,7 @@
 /** HTTP failures -> the typed client errors: status classes with the parsed body, connection errors. */
 import * as Core from "@friendli-stream/core"
 import {
+  type AnyStatusError,
   AuthenticationError,
   BadRequestError,
   ConnectionError,
@@ -9,7 +10,6 @@ import {
   PermissionDeniedError,
   RateLimitError,
   ServerError,
-  type StatusError,
   type StatusErrorArgs,
   UnexpectedStatusError,
   UnprocessableEntityError,
@@ -47,7 +47,7 @@ export const describeBody = (body: Core.ErrorBody | undefined, text: string): st
   return detail.map((issue) => `${(issue.loc ?? []).join(".") || "body"}: ${issue.msg}`).join("; ")
 }
 
-type StatusClass = new (args: StatusErrorArgs) => StatusError
+type StatusClass = new (args: StatusErrorArgs) => AnyStatusError
 
 const classOf = (status: number): StatusClass => {
   switch (status) {
@@ -95,7 +95,7 @@ export const statusError = (args: {
   readonly retryAfterMs: number | undefined
   readonly url: string
   readonly attempts: number
-}): StatusError => {
+}): AnyStatusError => {
   const body = parseErrorBody(args.text)
   const Class = classOf(args.status)
   const tries = args.attempts > 1 ? ` after ${args.attempts} attempts` : ""

@@ -1,0 +1,200 @@
+/**
+ * The Friendli client as an Effect service, built on `@effect/platform`'s `HttpClient`: every runtime adapter
+ * only provides an `HttpClient` layer. Streams are the decoder's typed streams; failures are the typed errors of
+ * `ClientError` and, inside a stream, of `StreamError`.
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Effect, Layer, Stream } from "effect"
+ * import { FriendliClient } from "@friendli-stream/stream"
+ *
+ * const program = Effect.gen(function* () {
+ *   const client = yield* FriendliClient.FriendliClient
+ *   yield* client.chat
+ *     .stream({ model: "meta-llama-3.1-8b-instruct", messages: [{ role: "user", content: "Hi" }] })
+ *     .pipe(Stream.runForEach((chunk) => Effect.log(chunk.choices[0]?.delta.content ?? "")))
+ * })
+ * program.pipe(
+ *   Effect.provide(FriendliClient.layer({ token: "flp_..." }).pipe(Layer.provide(FetchHttpClient.layer))),
+ *   Effect.runPromise,
+ * )
+ *
+ * @since 0.1.0
+ */
+
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as Core from "@friendli-stream/core"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Stream from "effect/Stream"
+import * as ChatCompletionStream from "./ChatCompletionStream.ts"
+import type { ClientConfigError, InvalidResponseError, RequestFailure } from "./ClientError.ts"
+import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./ClientOptions.ts"
+import * as CompletionStream from "./CompletionStream.ts"
+import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
+import { chatResponse, completionResponse, type Decode, makeEngine } from "./internal/client/client.ts"
+import * as Requests from "./internal/client/request.ts"
+import type { DecodeError } from "./StreamError.ts"
+import * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
+
+/**
+ * Any failure of a stream: before it started (`ClientError`s) or inside it (`StreamError`s).
+ *
+ * @since 0.1.0
+ */
+export type StreamFailure = RequestFailure | DecodeError
+
+/**
+ * Any failure of a non-streamed request.
+ *
+ * @since 0.1.0
+ */
+export type CreateFailure = RequestFailure | InvalidResponseError
+
+/**
+ * `/v1/completions`.
+ *
+ * @since 0.1.0
+ */
+export interface Completions {
+  /** Streams a completion as typed chunks (`stream: true` is set for you). @since 0.1.0 */
+  stream(
+    request: Core.CompletionRequest,
+    options?: StrictOptions,
+  ): Stream.Stream<CompletionStream.CompletionChunk, StreamFailure>
+  /** Streams a completion from an OpenAI-compatible server, decoded leniently. @since 0.1.0 */
+  stream(
+    request: Core.CompletionRequest,
+    options: CompatibleOptions,
+  ): Stream.Stream<CompletionStream.CompatibleCompletionChunk, StreamFailure>
+  /** Asks for a whole completion (`stream: false`). @since 0.1.0 */
+  create(request: Core.CompletionRequest): Effect.Effect<Core.CompletionResponse, CreateFailure>
+}
+
+/**
+ * `/v1/chat/completions`.
+ *
+ * @since 0.1.0
+ */
+export interface Chat {
+  /** Streams a chat completion as typed chunks (`stream: true` is set for you). @since 0.1.0 */
+  stream(
+    request: Core.ChatCompletionRequest,
+    options?: StrictOptions,
+  ): Stream.Stream<ChatCompletionStream.ChatCompletionChunk, StreamFailure>
+  /** Streams a chat completion from an OpenAI-compatible server, decoded leniently. @since 0.1.0 */
+  stream(
+    request: Core.ChatCompletionRequest,
+    options: CompatibleOptions,
+  ): Stream.Stream<ChatCompletionStream.CompatibleChatCompletionChunk, StreamFailure>
+  /** Asks for a whole chat completion (`stream: false`). @since 0.1.0 */
+  create(request: Core.ChatCompletionRequest): Effect.Effect<Core.ChatCompletionResponse, CreateFailure>
+}
+
+/**
+ * `/tools/v1/chat/completions` (serverless): chat chunks and tool statuses. It has no non-streamed form.
+ *
+ * @since 0.1.0
+ */
+export interface ToolAssistedChat {
+  /** Streams a tool-assisted chat completion. @since 0.1.0 */
+  stream(
+    request: Core.ToolAssistedChatCompletionRequest,
+    options?: DecodeOptions,
+  ): Stream.Stream<ToolAssistedChatStream.ToolAssistedChatEvent, StreamFailure>
+}
+
+/**
+ * The client service.
+ *
+ * @since 0.1.0
+ */
+export interface FriendliClient {
+  /** The options in force (defaults and environment filled in). @since 0.1.0 */
+  readonly options: ResolvedClientOptions
+  /** @since 0.1.0 */
+  readonly completions: Completions
+  /** @since 0.1.0 */
+  readonly chat: Chat
+  /** @since 0.1.0 */
+  readonly toolAssistedChat: ToolAssistedChat
+}
+
+/**
+ * The tag of the client service.
+ *
+ * @since 0.1.0
+ */
+export const FriendliClient: Context.Tag<FriendliClient, FriendliClient> = Context.GenericTag<FriendliClient>(
+  "@friendli-stream/stream/FriendliClient",
+)
+
+const decoder =
+  <A>(
+    decode: (
+      bytes: Stream.Stream<Uint8Array, never>,
+      options: DecodeOptions | undefined,
+    ) => Stream.Stream<A, DecodeError>,
+  ) =>
+  (options: DecodeOptions | undefined): Decode<A> =>
+  (bytes) =>
+    decode(bytes as Stream.Stream<Uint8Array, never>, options) as Stream.Stream<A, never>
+
+const decodeCompletions = decoder<CompletionStream.CompletionChunk>((b, o) =>
+  CompletionStream.decode(b, o as StrictOptions),
+)
+const decodeChat = decoder<ChatCompletionStream.ChatCompletionChunk>((b, o) =>
+  ChatCompletionStream.decode(b, o as StrictOptions),
+)
+const decodeToolAssisted = decoder<ToolAssistedChatStream.ToolAssistedChatEvent>((b, o) =>
+  ToolAssistedChatStream.decode(b, o),
+)
+
+/**
+ * Makes the client from resolved options and an `HttpClient`.
+ *
+ * @since 0.1.0
+ */
+export const fromHttpClient = (options: ResolvedClientOptions, http: HttpClient.HttpClient): FriendliClient => {
+  const engine = makeEngine(options, http)
+  return {
+    options,
+    completions: {
+      stream: (request: Core.CompletionRequest, decodeOptions?: DecodeOptions) =>
+        engine.stream(Requests.completions, request, decodeCompletions(decodeOptions)),
+      create: (request) => engine.create(Requests.completions, request, completionResponse),
+    } as Completions,
+    chat: {
+      stream: (request: Core.ChatCompletionRequest, decodeOptions?: DecodeOptions) =>
+        engine.stream(Requests.chat, request, decodeChat(decodeOptions)),
+      create: (request) => engine.create(Requests.chat, request, chatResponse),
+    } as Chat,
+    toolAssistedChat: {
+      stream: (request, decodeOptions) =>
+        engine.stream(Requests.toolAssistedChat, request, decodeToolAssisted(decodeOptions)),
+    },
+  }
+}
+
+/**
+ * Makes the client on the `HttpClient` in context; fails with `ClientConfigError` for options that cannot work.
+ *
+ * @since 0.1.0
+ */
+export const make = (
+  options: ClientOptions = {},
+): Effect.Effect<FriendliClient, ClientConfigError, HttpClient.HttpClient> =>
+  Effect.flatMap(
+    Effect.try({ try: () => resolveClientOptions(options), catch: (e) => e as ClientConfigError }),
+    (resolved) => Effect.map(HttpClient.HttpClient, (http) => fromHttpClient(resolved, http)),
+  )
+
+/**
+ * The client as a layer; a runtime adapter provides the `HttpClient`.
+ *
+ * @since 0.1.0
+ */
+export const layer = (
+  options: ClientOptions = {},
+): Layer.Layer<FriendliClient, ClientConfigError, HttpClient.HttpClient> => Layer.effect(FriendliClient, make(options))

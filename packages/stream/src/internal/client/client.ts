@@ -1,0 +1,245 @@
+/**
+ * The one implementation of the Friendli client, on `@effect/platform`'s `HttpClient`: one scoped request per
+ * attempt (closing the scope aborts it, so an error, a non-2xx answer, an early exit or an interruption never
+ * leaves the connection open), typed HTTP errors, a first-byte timeout on the response head, an idle timeout
+ * between decoded items (keep-alive comments produce none, so they never reset it), and retries that stop for
+ * good once an item was delivered.
+ */
+
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Core from "@friendli-stream/core"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Random from "effect/Random"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { type ConnectionError, InvalidResponseError, type RequestFailure, TimeoutError } from "../../ClientError.ts"
+import type { ResolvedClientOptions } from "../../ClientOptions.ts"
+import type { DecodeError } from "../../StreamError.ts"
+import { connectionError, cutBody, statusError } from "./errors.ts"
+import { type Endpoint, requestBody } from "./request.ts"
+import { parseRetryAfter, retryDelayMs } from "./retry.ts"
+
+/** Turns the bytes of a 200 event stream into items. */
+export type Decode<A> = (
+  bytes: Stream.Stream<Uint8Array, ConnectionError>,
+) => Stream.Stream<A, ConnectionError | DecodeError>
+
+/** The checks of a non-streamed response. */
+export interface ResponseSpec<A> {
+  readonly guard: (u: unknown) => boolean
+  readonly normalize: (u: never) => A
+  readonly schema: Schema.Schema<A, unknown>
+}
+
+export const completionResponse: ResponseSpec<Core.CompletionResponse> = {
+  guard: Core.isCompletionResponse,
+  normalize: Core.normalizeCompletionResponse,
+  schema: Core.CompletionResponse as unknown as Schema.Schema<Core.CompletionResponse, unknown>,
+}
+
+export const chatResponse: ResponseSpec<Core.ChatCompletionResponse> = {
+  guard: Core.isChatCompletionResponse,
+  normalize: Core.normalizeChatCompletionResponse,
+  schema: Core.ChatCompletionResponse as unknown as Schema.Schema<Core.ChatCompletionResponse, unknown>,
+}
+
+/** The engine every public front calls. */
+export interface Engine {
+  readonly options: ResolvedClientOptions
+  stream<A>(api: Endpoint, request: unknown, decode: Decode<A>): Stream.Stream<A, RequestFailure | DecodeError>
+  create<A>(
+    api: Endpoint,
+    request: unknown,
+    spec: ResponseSpec<A>,
+  ): Effect.Effect<A, RequestFailure | InvalidResponseError>
+}
+
+const withTimeout =
+  <E2>(ms: number, onTimeout: () => E2) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, R> =>
+    Number.isFinite(ms) ? Effect.timeoutFail(self, { duration: Duration.millis(ms), onTimeout }) : self
+
+/** Builds the engine on an `HttpClient`. */
+export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.HttpClient): Engine => {
+  const client = HttpClient.withScope(http)
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+  if (options.team !== undefined) headers["x-friendli-team"] = options.team
+  const firstByteTimeout = () =>
+    new TimeoutError({
+      reason: "FirstByte",
+      timeoutMs: options.firstByteTimeoutMs,
+      message:
+        `No response came within firstByteTimeoutMs (${options.firstByteTimeoutMs} ms); the request was aborted. ` +
+        `Raise firstByteTimeoutMs for slow servers.`,
+    })
+  const idleTimeout = () =>
+    new TimeoutError({
+      reason: "Idle",
+      timeoutMs: options.idleTimeoutMs,
+      message:
+        `No data came for idleTimeoutMs (${options.idleTimeoutMs} ms) (keep-alive comments do not count); ` +
+        `the request was aborted. Raise idleTimeoutMs for slow models.`,
+    })
+
+  /** One attempt, up to a 2xx response; the request lives as long as the scope. */
+  const send = (
+    api: Endpoint,
+    body: string,
+    accept: string,
+    attempt: number,
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, RequestFailure, Scope.Scope> => {
+    const url = options.baseURL + api.path
+    const request = HttpClientRequest.post(url, {
+      headers: { ...headers, accept },
+      body: HttpBody.text(body, "application/json"),
+    })
+    return Effect.gen(function* () {
+      const response = yield* client.execute(request).pipe(
+        Effect.mapError((e) => connectionError("Send", url, e.cause ?? e)),
+        withTimeout(options.firstByteTimeoutMs, firstByteTimeout),
+      )
+      if (response.status >= 200 && response.status < 300) return response
+      const text = yield* response.text.pipe(
+        withTimeout(options.idleTimeoutMs, () => undefined),
+        Effect.orElseSucceed(() => ""),
+      )
+      const now = yield* Clock.currentTimeMillis
+      const get = (name: string) => response.headers[name]
+      return yield* Effect.fail(
+        statusError({
+          status: response.status,
+          text,
+          requestId: get("x-request-id"),
+          retryAfterMs: parseRetryAfter(get, now),
+          url,
+          attempts: attempt + 1,
+        }),
+      )
+    })
+  }
+
+  const delayFor = (retry: number, error: unknown) =>
+    Effect.map(Random.next, (random) => retryDelayMs(options, retry, error, random))
+
+  const stream = <A>(
+    api: Endpoint,
+    request: unknown,
+    decode: Decode<A>,
+  ): Stream.Stream<A, RequestFailure | DecodeError> => {
+    const body = requestBody(api, request, true)
+    if (Either.isLeft(body)) return Stream.fail(body.left)
+    const url = options.baseURL + api.path
+    const attempt = (retry: number): Stream.Stream<A, RequestFailure | DecodeError> =>
+      Stream.unwrapScoped(
+        Effect.map(send(api, body.right, "text/event-stream", retry), (response) => {
+          const bytes = Stream.mapError(response.stream, (e) => connectionError("Receive", url, e.cause ?? e))
+          const items = decode(bytes)
+          return Number.isFinite(options.idleTimeoutMs)
+            ? Stream.timeoutFailCause(items, () => Cause.fail(idleTimeout()), Duration.millis(options.idleTimeoutMs))
+            : items
+        }),
+      )
+    const loop = (retry: number): Stream.Stream<A, RequestFailure | DecodeError> =>
+      Stream.suspend(() => {
+        let delivered = false
+        return attempt(retry).pipe(
+          Stream.mapChunks((chunk) => {
+            if (chunk.length > 0) delivered = true
+            return chunk
+          }),
+          Stream.catchAll((error) =>
+            delivered
+              ? Stream.fail(error)
+              : Stream.unwrap(
+                  Effect.map(delayFor(retry, error), (delay) =>
+                    delay === undefined
+                      ? Stream.fail(error)
+                      : Stream.concat(
+                          Stream.drain(Stream.fromEffect(Effect.sleep(Duration.millis(delay)))),
+                          loop(retry + 1),
+                        ),
+                  ),
+                ),
+          ),
+        )
+      })
+    return loop(0)
+  }
+
+  const create = <A>(
+    api: Endpoint,
+    request: unknown,
+    spec: ResponseSpec<A>,
+  ): Effect.Effect<A, RequestFailure | InvalidResponseError> => {
+    const body = requestBody(api, request, false)
+    if (Either.isLeft(body)) return Effect.fail(body.left)
+    const url = options.baseURL + api.path
+    const once = (retry: number) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const response = yield* send(api, body.right, "application/json", retry)
+          const text = yield* response.text.pipe(
+            Effect.mapError((e) => connectionError("Receive", url, e.cause ?? e)),
+            withTimeout(options.idleTimeoutMs, idleTimeout),
+          )
+          return yield* decodeResponse(spec, text, response.headers["x-request-id"])
+        }),
+      )
+    const loop = (retry: number): Effect.Effect<A, RequestFailure | InvalidResponseError> =>
+      Effect.catchAll(once(retry), (error) =>
+        Effect.flatMap(delayFor(retry, error), (delay) =>
+          delay === undefined
+            ? Effect.fail(error)
+            : Effect.zipRight(Effect.sleep(Duration.millis(delay)), loop(retry + 1)),
+        ),
+      )
+    return Effect.suspend(() => loop(0))
+  }
+
+  return { options, stream, create }
+}
+
+const decodeResponse = <A>(
+  spec: ResponseSpec<A>,
+  text: string,
+  requestId: string | undefined,
+): Effect.Effect<A, InvalidResponseError> => {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    const explanation = e instanceof Error ? e.message : String(e)
+    return Effect.fail(
+      new InvalidResponseError({
+        reason: "MalformedJson",
+        message: `The response is not JSON (${explanation}): ${cutBody(text).slice(0, 120)}`,
+        explanation,
+        text: cutBody(text),
+        requestId,
+      }),
+    )
+  }
+  if (spec.guard(value)) return Effect.succeed(spec.normalize(value as never))
+  const result = Schema.decodeUnknownEither(spec.schema, { errors: "all", onExcessProperty: "ignore" })(value)
+  if (Either.isRight(result)) return Effect.succeed(result.right)
+  const explanation = ParseResult.TreeFormatter.formatErrorSync(result.left)
+  return Effect.fail(
+    new InvalidResponseError({
+      reason: "SchemaMismatch",
+      message: `The response is JSON of the wrong shape:\n${explanation}`,
+      explanation,
+      text: cutBody(text),
+      requestId,
+    }),
+  )
+}

@@ -1,0 +1,34 @@
+/** Re-encoding items as server-sent events, so a stream can be passed on (e.g. as the body of a `Response`). */
+import type { ToolAssistedChatEvent } from "../schemas.ts"
+
+/** `data: JSON` and a blank line; a tool status becomes `event: tool_status`. */
+export const encodeEvent = (item: unknown): string => {
+  const tagged = item as Partial<ToolAssistedChatEvent> | null
+  if (tagged !== null && typeof tagged === "object" && tagged._tag === "ToolStatus" && "status" in tagged) {
+    return `event: tool_status\ndata: ${JSON.stringify(tagged.status)}\n\n`
+  }
+  if (tagged !== null && typeof tagged === "object" && tagged._tag === "Chunk" && "chunk" in tagged) {
+    return `data: ${JSON.stringify(tagged.chunk)}\n\n`
+  }
+  return `data: ${JSON.stringify(item)}\n\n`
+}
+
+/** The event that ends a stream. */
+export const DONE_EVENT = "data: [DONE]\n\n"
+
+/**
+ * A failure as an `event: error` with the OpenAI error shape, which `Sse.decode`-based decoders (ours included)
+ * read back as an in-stream `ApiError`.
+ */
+export const encodeError = (error: unknown): string => {
+  const e = error as { message?: unknown; _tag?: unknown; type?: unknown; code?: unknown; status?: unknown }
+  const message = typeof e?.message === "string" ? e.message : String(error)
+  const type = typeof e?.type === "string" ? e.type : typeof e?._tag === "string" ? e._tag : "error"
+  const code =
+    typeof e?.code === "string" || typeof e?.code === "number"
+      ? e.code
+      : typeof e?.status === "number"
+        ? e.status
+        : null
+  return `event: error\ndata: ${JSON.stringify({ error: { message, type, code } })}\n\n`
+}
