@@ -5,7 +5,8 @@
 //   2. biome check . (lint + format)  5. publint, per publishable    on each runtime it declares
 //   3. pnpm typecheck (turbo)            package                     (default: node20 node24 deno bun workerd)
 //
-// Everything runs even when an earlier step failed. Each check counts as one test, passed or failed;
+// Everything runs even when an earlier step failed (turbo too: it goes on with the packages whose
+// dependencies built). Each check counts as one test, passed or failed;
 // each suite counts its test cases from its JUnit report (reports/<package>/<runtime>.xml), plus one
 // failure for a runner that did not start, ran no test or failed outside its tests. The last line is
 // `N passed, N failed` (`, N skipped` when some were). Exit code 1 when anything failed.
@@ -56,9 +57,9 @@ const check = async (name, command, args, options = {}) => {
   console.log(`━━━ ${name}: ${outcome.ok ? "ok" : `FAILED (${outcome.detail})`} (${seconds.toFixed(1)}s)`)
 }
 
-await check("build", "pnpm", ["build"])
+await check("build", "pnpm", ["build", "--continue=dependencies-successful"])
 await check("lint + format", join(BIN, "biome"), ["check", "."])
-await check("typecheck", "pnpm", ["typecheck"])
+await check("typecheck", "pnpm", ["typecheck", "--continue=dependencies-successful"])
 await check("codegen drift", process.execPath, [join(ROOT, "tooling/scripts/codegen-check.mjs")])
 for (const dir of workspacePackages()) {
   const manifest = readManifest(dir)
