@@ -23,6 +23,8 @@ export * as JsonEvents from "./JsonEvents.ts"
 /** @since 0.1.0 */
 export { decodeJsonEvents } from "./JsonEvents.ts"
 /** @since 0.1.0 */
+export * from "./PromiseClient.ts"
+/** @since 0.1.0 */
 export * as Sse from "./Sse.ts"
 /** @since 0.1.0 */
 export * from "./StreamError.ts"

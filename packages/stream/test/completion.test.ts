@@ -87,6 +87,12 @@ describe("CompletionStream.decode", () => {
     assert.equal(error.midEvent, true)
   })
 
+  it("accepts a whole data: [DONE] line that lacks the blank line after it", async () => {
+    const { items, error } = await decode(sseBody([completionChunk("a")]).slice(0, -1))
+    assert.equal(error, undefined)
+    assert.equal(items.length, 1)
+  })
+
   it("accepts a clean end at an event boundary with requireDone: false", async () => {
     const { items, error } = await decode(sseBody([completionChunk("a")], { done: false }), { requireDone: false })
     assert.equal(error, undefined)

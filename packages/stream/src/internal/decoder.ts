@@ -3,6 +3,7 @@
  * turns events into outputs. No Effect, no promises: one call per read, outputs collected in an array.
  */
 import { SseError, StreamTruncated } from "../StreamError.ts"
+import { isDone } from "./done.ts"
 import { EventParser, type EventSink, EventTooLong } from "./events.ts"
 import { LineSplitter, LineTooLong } from "./lines.ts"
 import { Utf8Decoder } from "./utf8.ts"
@@ -54,6 +55,8 @@ export class Decoder<A> {
     if (this.stopped) return
     this.feed(this.utf8.end())
     if (this.stopped || !this.stage.checksEnd) return
+    // A whole `data: [DONE]` line that only lacks the blank line after it still ends the stream properly.
+    if (!this.lines.hasPartialLine && this.events.pendingData !== undefined && isDone(this.events.pendingData)) return
     const midEvent = this.lines.hasPartialLine || this.events.hasPartialEvent
     if (midEvent || this.options.requireDone) {
       const n = this.events.count

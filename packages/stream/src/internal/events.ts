@@ -60,6 +60,11 @@ export class EventParser implements LineSink {
     return this.hasData
   }
 
+  /** The data of the event that has not been dispatched yet, if it has any. */
+  get pendingData(): string | undefined {
+    return this.hasData ? this.data : undefined
+  }
+
   line(text: string, start: number, end: number): boolean {
     if (start === end) return this.dispatch()
     const c = text.charCodeAt(start)

@@ -1,0 +1,220 @@
+/**
+ * The Promise facade of the Friendli client, for people who do not use Effect. Every runtime adapter's
+ * `createClient(options)` is `makePromiseClient(itsHttpClientLayer, options)`.
+ *
+ * @example
+ * const client = createClient({ token: process.env.FRIENDLI_TOKEN })
+ * const stream = client.chat.stream({ model: "meta-llama-3.1-8b-instruct", messages: [{ role: "user", content: "Hi" }] })
+ * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? "")
+ *
+ * @since 0.1.0
+ */
+
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as Core from "@friendli-stream/core"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Stream from "effect/Stream"
+import * as ChatCompletionStream from "./ChatCompletionStream.ts"
+import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./ClientOptions.ts"
+import * as CompletionStream from "./CompletionStream.ts"
+import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
+import * as FriendliClient from "./FriendliClient.ts"
+import type { Accumulator } from "./internal/client/handle.ts"
+import { StreamHandle as Handle, runOrThrow } from "./internal/client/handle.ts"
+import type { AbortSignalLike, WebReadableStream } from "./internal/client/web.ts"
+import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
+
+/**
+ * An `AbortSignal`, typed structurally (any runtime's `AbortSignal` fits).
+ *
+ * @since 0.1.0
+ */
+export type AbortSignalInput = AbortSignalLike
+
+/**
+ * A `ReadableStream<Uint8Array>` as your program types it (the DOM or `@types/node` type).
+ *
+ * @since 0.1.0
+ */
+export type ByteReadableStream = WebReadableStream
+
+/**
+ * Options of one request: `signal` aborts it.
+ *
+ * @since 0.1.0
+ */
+export interface RequestOptions {
+  /** @since 0.1.0 */
+  readonly signal?: AbortSignalInput | undefined
+}
+
+/**
+ * Options of one streamed request: `signal`, and the decoder's options (`validation`, `maxEventBytes`,
+ * `requireDone`).
+ *
+ * @since 0.1.0
+ */
+export interface StreamOptions extends RequestOptions, DecodeOptions {}
+
+/**
+ * A streamed response. Read it once, in one of three ways: `for await` over its items, `finalCompletion()`, or
+ * `toReadableStream()`; `finalCompletion()` may also be awaited while a `for await` reads the items.
+ * `break`, `abort()` or the request's `signal` abort the request and close the connection.
+ *
+ * @since 0.1.0
+ */
+export interface StreamHandle<A, F> extends AsyncIterable<A> {
+  /** The response the stream folds into (every item, delivered or not yet read). @since 0.1.0 */
+  finalCompletion(): Promise<F>
+  /** The stream re-encoded as server-sent events (`data: {json}` ... `data: [DONE]`; a failure as `event: error`). @since 0.1.0 */
+  toReadableStream(): ByteReadableStream
+  /** Aborts the request; a pending or later read throws `reason` (an `AbortError` by default). @since 0.1.0 */
+  abort(reason?: unknown): void
+  /** Whether the request was aborted. @since 0.1.0 */
+  readonly aborted: boolean
+}
+
+/**
+ * `/v1/completions`, with Promises.
+ *
+ * @since 0.1.0
+ */
+export interface PromiseCompletions {
+  /** @since 0.1.0 */
+  stream(
+    request: Core.CompletionRequest,
+    options?: StreamOptions & StrictOptions,
+  ): StreamHandle<CompletionStream.CompletionChunk, CompletionStream.Completion>
+  /** @since 0.1.0 */
+  stream(
+    request: Core.CompletionRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): StreamHandle<CompletionStream.CompatibleCompletionChunk, CompletionStream.Completion>
+  /** @since 0.1.0 */
+  create(request: Core.CompletionRequest, options?: RequestOptions): Promise<Core.CompletionResponse>
+}
+
+/**
+ * `/v1/chat/completions`, with Promises.
+ *
+ * @since 0.1.0
+ */
+export interface PromiseChat {
+  /** @since 0.1.0 */
+  stream(
+    request: Core.ChatCompletionRequest,
+    options?: StreamOptions & StrictOptions,
+  ): StreamHandle<ChatCompletionStream.ChatCompletionChunk, ChatCompletionStream.ChatCompletion>
+  /** @since 0.1.0 */
+  stream(
+    request: Core.ChatCompletionRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): StreamHandle<ChatCompletionStream.CompatibleChatCompletionChunk, ChatCompletionStream.ChatCompletion>
+  /** @since 0.1.0 */
+  create(request: Core.ChatCompletionRequest, options?: RequestOptions): Promise<Core.ChatCompletionResponse>
+}
+
+/**
+ * `/tools/v1/chat/completions`, with Promises; `finalCompletion()` folds the chat chunks.
+ *
+ * @since 0.1.0
+ */
+export interface PromiseToolAssistedChat {
+  /** @since 0.1.0 */
+  stream(
+    request: Core.ToolAssistedChatCompletionRequest,
+    options?: StreamOptions,
+  ): StreamHandle<ToolAssistedChatEvent, ChatCompletionStream.ChatCompletion>
+}
+
+/**
+ * The Promise client.
+ *
+ * @since 0.1.0
+ */
+export interface PromiseClient {
+  /** The options in force. @since 0.1.0 */
+  readonly options: ResolvedClientOptions
+  /** @since 0.1.0 */
+  readonly completions: PromiseCompletions
+  /** @since 0.1.0 */
+  readonly chat: PromiseChat
+  /** @since 0.1.0 */
+  readonly toolAssistedChat: PromiseToolAssistedChat
+  /** Closes the client: in-flight requests are aborted and pooled connections closed. @since 0.1.0 */
+  close(): Promise<void>
+}
+
+const toolAssistedAccumulator = (): Accumulator<ToolAssistedChatEvent, ChatCompletionStream.ChatCompletion> => {
+  const acc = ChatCompletionStream.accumulator()
+  return {
+    add: (event) => (event._tag === "Chunk" ? acc.add(event.chunk) : acc),
+    result: () => acc.result(),
+  }
+}
+
+/**
+ * Makes the Promise client on an `HttpClient` layer; throws `ClientConfigError` for options that cannot work.
+ *
+ * @since 0.1.0
+ */
+export const makePromiseClient = (
+  httpClient: Layer.Layer<HttpClient.HttpClient>,
+  options: ClientOptions = {},
+): PromiseClient => {
+  const resolved = resolveClientOptions(options)
+  const runtime = ManagedRuntime.make(
+    Layer.provide(
+      Layer.effect(
+        FriendliClient.FriendliClient,
+        Effect.map(HttpClient.HttpClient, (http) => FriendliClient.fromHttpClient(resolved, http)),
+      ),
+      httpClient,
+    ),
+  )
+  const handle = <A, E, F>(
+    stream: (client: FriendliClient.FriendliClient) => Stream.Stream<A, E>,
+    acc: Accumulator<A, F>,
+    signal: AbortSignalInput | undefined,
+  ): StreamHandle<A, F> =>
+    new Handle(runtime, Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)), acc, signal)
+  const run = <A, E>(
+    effect: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
+    signal: AbortSignalInput | undefined,
+  ): Promise<A> => runOrThrow(runtime, Effect.flatMap(FriendliClient.FriendliClient, effect), signal)
+  const decodeOptions = (o: StreamOptions | undefined): DecodeOptions | undefined => {
+    if (o === undefined) return undefined
+    const { signal: _signal, ...rest } = o
+    return rest
+  }
+  return {
+    options: resolved,
+    completions: {
+      stream: (request: Core.CompletionRequest, o?: StreamOptions) =>
+        handle(
+          (c) => c.completions.stream(request, decodeOptions(o) as StrictOptions),
+          CompletionStream.accumulator(),
+          o?.signal,
+        ),
+      create: (request: Core.CompletionRequest, o?: RequestOptions) =>
+        run((c) => c.completions.create(request), o?.signal),
+    } as PromiseCompletions,
+    chat: {
+      stream: (request: Core.ChatCompletionRequest, o?: StreamOptions) =>
+        handle(
+          (c) => c.chat.stream(request, decodeOptions(o) as StrictOptions),
+          ChatCompletionStream.accumulator(),
+          o?.signal,
+        ),
+      create: (request: Core.ChatCompletionRequest, o?: RequestOptions) =>
+        run((c) => c.chat.create(request), o?.signal),
+    } as PromiseChat,
+    toolAssistedChat: {
+      stream: (request, o) =>
+        handle((c) => c.toolAssistedChat.stream(request, decodeOptions(o)), toolAssistedAccumulator(), o?.signal),
+    },
+    close: () => runtime.dispose(),
+  }
+}

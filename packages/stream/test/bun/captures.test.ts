@@ -1,0 +1,3 @@
+import { captureSuite } from "../captures.ts"
+
+captureSuite("bun")
