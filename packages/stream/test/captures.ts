@@ -199,7 +199,7 @@ export const captureSuite = (runtime: string): void => {
               assert.ok(effect.error.message.length > 0)
             }
             // Every whole chunk before the failing event was delivered.
-            const at = (effect.error as ApiError | ChunkDecodeError).eventIndex
+            const at: number = (effect.error as ApiError | ChunkDecodeError).eventIndex
             assert.deepEqual(effect.items, reference.slice(0, at))
           }
         }
