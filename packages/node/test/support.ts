@@ -1,0 +1,99 @@
+// Shared set-up of the Node suites: the mock Friendli endpoint on a real socket, and a count of its connections.
+import type { Socket } from "node:net"
+import { createMockFriendli, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
+import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
+import { createClient, type NodeClientOptions, type PromiseClient } from "../src/index.ts"
+
+export const TOKEN = "test-token"
+export const MODEL = "meta-llama-3.1-8b-instruct"
+
+export interface Harness {
+  readonly mock: MockFriendli
+  readonly server: RunningServer
+  /** `${server.url}/serverless` */
+  readonly baseURL: string
+  /** Sockets the server has open right now. */
+  readonly openSockets: () => number
+  /** A client on the mock with fast retries and short timeouts; `options` override. */
+  readonly client: (options?: NodeClientOptions) => PromiseClient
+  /** Closes every client made by `client()`, then the server. */
+  readonly close: () => Promise<void>
+}
+
+export const startMock = async (): Promise<Harness> => {
+  const mock = createMockFriendli({ tokens: [TOKEN], models: [MODEL] })
+  const served = await serveNode(mock)
+  const sockets = new Set<Socket>()
+  served.server.on("connection", (socket: Socket) => {
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+  })
+  const clients: Array<PromiseClient> = []
+  const baseURL = `${served.url}/serverless`
+  return {
+    mock,
+    server: served,
+    baseURL,
+    openSockets: () => sockets.size,
+    client: (options = {}) => {
+      const client = createClient({
+        token: TOKEN,
+        baseURL,
+        maxRetries: 2,
+        initialRetryDelayMs: 20,
+        maxRetryDelayMs: 40,
+        firstByteTimeoutMs: 2000,
+        idleTimeoutMs: 1000,
+        ...options,
+      })
+      clients.push(client)
+      return client
+    },
+    close: async () => {
+      await Promise.all(clients.map((c) => c.close()))
+      await served.close()
+    },
+  }
+}
+
+/** Polls until `test` holds (every 5 ms, at most `timeoutMs`). */
+export const eventually = async (what: string, test: () => boolean, timeoutMs = 2000): Promise<void> => {
+  const end = Date.now() + timeoutMs
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}.`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** Iterates a handle: the items delivered, and the error thrown (if any). */
+export const collect = async <A>(it: AsyncIterable<A>): Promise<{ items: Array<A>; error: unknown }> => {
+  const items: Array<A> = []
+  try {
+    for await (const a of it) items.push(a)
+    return { items, error: undefined }
+  } catch (error) {
+    return { items, error }
+  }
+}
+
+/** The API requests the mock saw, oldest first. */
+export const apiRequests = (mock: MockFriendli): ReadonlyArray<RequestRecord> =>
+  mock.requests.filter((r) => r.api !== undefined)
+
+/** How many data events (chunks, `[DONE]` excluded) a record's response carried. */
+export const chunksSent = (record: RequestRecord): number =>
+  record.events.filter((e) => e.type === "chunk" && e.data !== "[DONE]").length
+
+export const completionRequest = (prompt = "Say hello", extra: Record<string, unknown> = {}) => ({
+  model: MODEL,
+  prompt,
+  max_tokens: 12,
+  ...extra,
+})
+
+export const chatRequest = (content = "Say hello", extra: Record<string, unknown> = {}) => ({
+  model: MODEL,
+  messages: [{ role: "user" as const, content }],
+  max_tokens: 12,
+  ...extra,
+})
