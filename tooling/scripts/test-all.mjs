@@ -24,7 +24,6 @@ import { plan, ROOT, readManifest, reportName, runSuite, workspacePackages } fro
 process.env.TURBO_TELEMETRY_DISABLED = "1"
 process.env.WRANGLER_SEND_METRICS = "false"
 process.env.DENO_NO_UPDATE_CHECK = "1"
-process.env.FORCE_COLOR ??= process.stdout.isTTY ? "1" : "0"
 
 const started = Date.now()
 const BIN = join(ROOT, "node_modules/.bin")
