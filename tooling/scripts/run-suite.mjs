@@ -286,6 +286,8 @@ export const runSuite = async (dir, runtime, options = {}) => {
       if (code !== null && code !== 0 && counts.failed === 0) {
         result.problems.push(`runner exited with code ${code} although no test case failed (see its output above)`)
       }
+    } else if (code === 0) {
+      result.problems.push("ran no test: the runner exited with code 0 and wrote no JUnit report")
     } else if (code !== null) {
       result.problems.push(`runner exited with code ${code} and wrote no JUnit report`)
     }
