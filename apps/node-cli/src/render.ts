@@ -1,0 +1,60 @@
+/**
+ * What the terminal shows: the live status line, the per-token logprobs table, the final usage.
+ * Pure functions of what was measured, so they are tested without a terminal.
+ */
+
+/** The numbers behind the status line. */
+export interface LiveStats {
+  /** Milliseconds from sending the request to the first token, once it arrived. */
+  readonly ttftMs: number | undefined
+  /** Tokens received so far. */
+  readonly tokens: number
+  /** Milliseconds since the first token. */
+  readonly sinceFirstMs: number
+}
+
+/** Tokens per second after the first token (undefined until there is a second token). */
+export const tokensPerSecond = (s: LiveStats): number | undefined =>
+  s.tokens > 1 && s.sinceFirstMs > 0 ? ((s.tokens - 1) * 1000) / s.sinceFirstMs : undefined
+
+/** The one-line status: `TTFT 212 ms · 48.3 tok/s · 17 tokens`. */
+export const statusLine = (s: LiveStats): string => {
+  const ttft = s.ttftMs === undefined ? "TTFT …" : `TTFT ${Math.round(s.ttftMs)} ms`
+  const tps = tokensPerSecond(s)
+  return `${ttft} · ${tps === undefined ? "… tok/s" : `${tps.toFixed(1)} tok/s`} · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`
+}
+
+/** One row of the logprobs table: the sampled token, its log probability, the alternatives. */
+export interface LogprobRow {
+  readonly token: string
+  readonly logprob: number
+  readonly top: ReadonlyArray<{ readonly token: string; readonly logprob: number }>
+}
+
+/** Shows a token so that spaces and line ends are visible: `" the"` → `␣the`. */
+export const visibleToken = (t: string): string => t.replace(/ /g, "␣").replace(/\n/g, "⏎").replace(/\t/g, "⇥")
+
+const pad = (s: string, width: number): string => s + " ".repeat(Math.max(0, width - [...s].length))
+
+/** The compact per-token table: token, logprob, probability, top alternatives. */
+export const logprobsTable = (rows: ReadonlyArray<LogprobRow>): string => {
+  const tokenWidth = Math.min(16, Math.max(5, ...rows.map((r) => [...visibleToken(r.token)].length)))
+  const header = `${pad("token", tokenWidth)}  logprob    prob  top alternatives`
+  const lines = rows.map((r) => {
+    const alternatives = r.top
+      .filter((a) => a.token !== r.token)
+      .map((a) => `${visibleToken(a.token)} ${a.logprob.toFixed(2)}`)
+      .join(", ")
+    const prob = `${(Math.exp(r.logprob) * 100).toFixed(1)}%`
+    return `${pad(visibleToken(r.token), tokenWidth)}  ${r.logprob.toFixed(3).padStart(7)}  ${prob.padStart(6)}  ${alternatives}`
+  })
+  return [header, ...lines].join("\n")
+}
+
+/** The closing usage line. */
+export const usageLine = (u: {
+  readonly prompt_tokens?: number | null | undefined
+  readonly completion_tokens?: number | null | undefined
+  readonly total_tokens?: number | null | undefined
+}): string =>
+  `usage: ${u.prompt_tokens ?? "?"} prompt + ${u.completion_tokens ?? "?"} completion = ${u.total_tokens ?? "?"} tokens`

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict"
+import { describe, it } from "@friendli-stream/test-harness"
+import { parseCli, UsageError } from "../../src/args.ts"
+
+describe("the command line", () => {
+  it("takes the prompt from the positional words and has sensible defaults", () => {
+    const o = parseCli(["Hello", "there"])
+    assert.equal(o.prompt, "Hello there")
+    assert.deepStrictEqual(
+      { chat: o.chat, n: o.n, maxTokens: o.maxTokens, json: o.json, logprobs: o.logprobs },
+      { chat: false, n: 1, maxTokens: 64, json: false, logprobs: undefined },
+    )
+  })
+
+  it("reads every flag", () => {
+    const o = parseCli(["--chat", "-n", "3", "--logprobs", "5", "--max-tokens", "10", "--seed", "42", "--json"])
+    assert.deepStrictEqual(
+      { chat: o.chat, n: o.n, logprobs: o.logprobs, maxTokens: o.maxTokens, seed: o.seed, json: o.json },
+      { chat: true, n: 3, logprobs: 5, maxTokens: 10, seed: 42, json: true },
+    )
+    assert.equal(parseCli(["--endpoint", "ep-1"]).endpoint, "ep-1")
+    assert.equal(parseCli(["--base-url", "http://gpu:8000"]).baseUrl, "http://gpu:8000")
+  })
+
+  it("names the flag whose value is not a whole number", () => {
+    assert.throws(
+      () => parseCli(["--max-tokens", "ten"]),
+      (e) => e instanceof UsageError && /--max-tokens/.test(e.message),
+    )
+    assert.throws(() => parseCli(["-n", "0"]), /--n takes a whole number ≥ 1, got "0"/)
+  })
+
+  it("rejects unknown flags and a dedicated endpoint together with a serverless model", () => {
+    assert.throws(() => parseCli(["--nope"]), UsageError)
+    assert.throws(() => parseCli(["--endpoint", "e", "--model", "m"]), /cannot be used together/)
+  })
+})
