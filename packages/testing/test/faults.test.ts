@@ -166,7 +166,10 @@ describe("stream faults", () => {
   it("cuts multi-byte UTF-8 characters across writes", async () => {
     const wide = completionsBody({ prompt: "wide", max_tokens: 200, ignore_eos: true })
     const { pieces, text } = await readPieces(await withFault("bytes:3", wide))
-    assert.ok([...text].some((ch) => ch.charCodeAt(0) > 127), "the text has non-ASCII characters")
+    assert.ok(
+      [...text].some((ch) => ch.charCodeAt(0) > 127),
+      "the text has non-ASCII characters",
+    )
     const decoder = new TextDecoder("utf-8", { fatal: true })
     assert.ok(
       pieces.some((p) => {

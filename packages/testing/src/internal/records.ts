@@ -163,7 +163,11 @@ export class Recorder {
         const found = test()
         if (found === undefined) return false
         this.listeners.delete(check)
-        clearTimeout(timer)
+        try {
+          clearTimeout(timer)
+        } catch {
+          // workerd: a timer of another request context cannot be cleared; it fires later and does nothing
+        }
         resolve(found)
         return true
       }

@@ -1,0 +1,81 @@
+// The Worker entry served by workerd through wrangler (what `wrangler dev -c packages/testing/wrangler.jsonc` runs),
+// on a real socket, driven from Node.
+import assert from "node:assert/strict"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { unstable_startWorker } from "wrangler"
+import { accumulateText, completionsBody, readStream } from "../helpers.ts"
+
+const PATH = "/serverless/v1/completions"
+const headers = { authorization: "Bearer t", "content-type": "application/json" }
+
+describe("the Worker on wrangler", () => {
+  let worker: Awaited<ReturnType<typeof unstable_startWorker>>
+  let url: string
+
+  beforeAll(async () => {
+    process.env.WRANGLER_SEND_METRICS = "false"
+    worker = await unstable_startWorker({
+      config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)),
+      dev: {
+        server: { hostname: "127.0.0.1", port: 0 },
+        inspector: false,
+        watch: false,
+        persist: false,
+        logLevel: "none",
+      },
+    })
+    await worker.ready
+    url = (await worker.url).origin
+  }, 60_000)
+  afterAll(async () => {
+    await worker?.dispose()
+  }, 30_000)
+
+  it("streams one completion over a real socket, equal to the non-streamed answer", async () => {
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/)
+    const body = completionsBody({ max_tokens: 8, seed: 1 })
+    const res = await fetch(`${url}${PATH}`, { method: "POST", headers, body: JSON.stringify(body) })
+    assert.equal(res.status, 200)
+    const { chunks, done } = await readStream(res)
+    assert.equal(done, true)
+    const whole = (await (
+      await fetch(`${url}${PATH}`, { method: "POST", headers, body: JSON.stringify({ ...body, stream: false }) })
+    ).json()) as { choices: Array<{ text: string }> }
+    assert.equal(accumulateText(chunks).get(0), whole.choices[0]!.text)
+    const id = res.headers.get("x-mock-request-id")!
+    const record = (await (await fetch(`${url}/_mock/requests/${id}/settled`)).json()) as { outcome: string }
+    assert.equal(record.outcome, "completed")
+  })
+
+  it("sees a client that goes away, through the control routes", async () => {
+    const abort = new AbortController()
+    const res = await fetch(`${url}${PATH}`, {
+      method: "POST",
+      headers: { ...headers, "x-mock-fault": "stall:1,keepalive:20" },
+      body: JSON.stringify(completionsBody()),
+      signal: abort.signal,
+    })
+    const id = res.headers.get("x-mock-request-id")!
+    const reader = res.body!.getReader()
+    await reader.read()
+    abort.abort()
+    const waited = await fetch(`${url}/_mock/requests/${id}/disconnect?timeout=3000`)
+    assert.equal(waited.status, 200, await waited.clone().text())
+    assert.equal(((await waited.json()) as { outcome: string }).outcome, "disconnected")
+  })
+
+  it("ends the response early on the reset fault (wrangler's proxy ends the body cleanly there)", async () => {
+    const res = await fetch(`${url}${PATH}`, {
+      method: "POST",
+      headers: { ...headers, "x-mock-fault": "reset:2" },
+      body: JSON.stringify(completionsBody()),
+    })
+    const id = res.headers.get("x-mock-request-id")!
+    const { events, done } = await readStream(res).catch(() => ({ events: [], done: false }))
+    assert.ok(events.length <= 2)
+    assert.equal(done, false)
+    const record = (await (await fetch(`${url}/_mock/requests/${id}/settled`)).json()) as { outcome: string }
+    assert.equal(record.outcome, "reset")
+  })
+})
