@@ -246,8 +246,8 @@ export const runSuite = async (dir, runtime, options = {}) => {
             TURBO_TELEMETRY_DISABLED: "1",
             WRANGLER_SEND_METRICS: "false",
             FRIENDLI_TEST_RUNTIME: runtime,
-            // The runner writes to a pipe (ours); keep its colours when we write to a terminal.
-            ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}),
+            // The runner writes to a pipe (ours): colours when we write to a terminal, none in a log file.
+            ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : { NO_COLOR: "1" }),
             ...env,
           },
         })
