@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
-import type { RunningServer, Servable, ServeOptions } from "./Node.ts"
+import type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
-export type { RunningServer, Servable, ServeOptions } from "./Node.ts"
+export type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
 /** The part of `Bun.serve` this module uses, so the package type-checks without Bun's types. */
 interface BunServer {

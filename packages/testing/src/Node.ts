@@ -7,42 +7,9 @@ import { once } from "node:events"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { MockConnectionReset } from "./internal/body.ts"
+import type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
-/**
- * Something with a Web `fetch` handler, or the handler itself. A `close()` method, when present, is called when
- * the server stops (the mock ends its in-flight responses there).
- *
- * @since 0.1.0
- */
-export type Servable =
-  | ((request: Request) => Promise<Response>)
-  | { readonly fetch: (request: Request) => Promise<Response>; readonly close?: () => void }
-
-/**
- * Where to listen.
- *
- * @since 0.1.0
- */
-export interface ServeOptions {
-  /** Default 0: any free port. */
-  readonly port?: number
-  /** Default `127.0.0.1`. */
-  readonly hostname?: string
-}
-
-/**
- * A running server.
- *
- * @since 0.1.0
- */
-export interface RunningServer {
-  /** The base URL, e.g. `http://127.0.0.1:54321` (no trailing slash). */
-  readonly url: string
-  readonly port: number
-  readonly hostname: string
-  /** Stops listening, ends in-flight responses and closes every connection. */
-  close(): Promise<void>
-}
+export type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
 const toFetch = (target: Servable) => (typeof target === "function" ? target : target.fetch.bind(target))
 
@@ -52,11 +19,12 @@ const toRequest = async (req: IncomingMessage, signal: AbortSignal): Promise<Req
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   const method = req.method ?? "GET"
-  let body: Uint8Array | undefined
+  let body: ArrayBuffer | undefined
   if (method !== "GET" && method !== "HEAD") {
     const chunks: Array<Buffer> = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
-    body = new Uint8Array(Buffer.concat(chunks))
+    const all = Buffer.concat(chunks)
+    body = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer
   }
   return new Request(url, { method, headers, signal, ...(body === undefined ? {} : { body }) })
 }

@@ -13,6 +13,8 @@ import { type Frame, frameComment, frameEvent } from "./sse.ts"
 /**
  * Thrown into a response body to ask the runtime to reset the connection. The Node bridge destroys the socket
  * with a TCP RST; other runtimes abort the response mid-body.
+ *
+ * @since 0.1.0
  */
 export class MockConnectionReset extends Error {
   override readonly name = "MockConnectionReset"

@@ -8,7 +8,11 @@
  */
 import type { Eol } from "./sse.ts"
 
-/** What one request will do wrong. All fields are optional: an empty plan is a well-behaved server. */
+/**
+ * What one request will do wrong. All fields are optional: an empty plan is a well-behaved server.
+ *
+ * @since 0.1.0
+ */
 export interface FaultPlan {
   /** Wait this long before answering at all (before the status line and headers). */
   readonly delayFirstMs?: number
@@ -46,12 +50,20 @@ export interface FaultPlan {
   readonly toolError?: boolean
 }
 
-/** A fault switch that could not be understood. */
+/**
+ * A fault switch that could not be understood.
+ *
+ * @since 0.1.0
+ */
 export class FaultSpecError extends Error {
   override readonly name = "FaultSpecError"
 }
 
-/** Every switch name, with the argument it takes, for messages and documentation. */
+/**
+ * Every switch name, with the argument it takes, for messages and documentation.
+ *
+ * @since 0.1.0
+ */
 export const FAULT_SWITCHES: Readonly<Record<string, string>> = {
   "delay-first": "MS",
   delay: "MS",
@@ -174,12 +186,28 @@ export const applyFaultSpec = (base: FaultPlan, spec: string): FaultPlan => {
   return plan
 }
 
-/** Parses a spec on its own (validating it). */
+/**
+ * Parses a spec on its own (validating it).
+ *
+ * @since 0.1.0
+ */
 export const parseFaultSpec = (spec: string): FaultPlan => applyFaultSpec({}, spec)
 
-/** The header a test sets to choose faults for one request. */
+/**
+ * The header a test sets to choose faults for one request.
+ *
+ * @since 0.1.0
+ */
 export const FAULT_HEADER = "x-mock-fault"
-/** The query parameter a test sets to choose faults for one request. */
+/**
+ * The query parameter a test sets to choose faults for one request.
+ *
+ * @since 0.1.0
+ */
 export const FAULT_QUERY = "fault"
-/** The path prefix that carries faults inside a base URL: `/_fault/SPEC/serverless/v1/...`. */
+/**
+ * The path prefix that carries faults inside a base URL: `/_fault/SPEC/serverless/v1/...`.
+ *
+ * @since 0.1.0
+ */
 export const FAULT_PATH_PREFIX = "/_fault/"

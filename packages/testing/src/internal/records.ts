@@ -2,7 +2,11 @@
  * What the mock saw: one record per request, with a timeline of what happened to its response.
  */
 
-/** Something that happened to a request's response, with the time (`clock()`, ms) it happened. */
+/**
+ * Something that happened to a request's response, with the time (`clock()`, ms) it happened.
+ *
+ * @since 0.1.0
+ */
 export type RecordEvent =
   | { readonly type: "response"; readonly at: number; readonly status: number }
   | {
@@ -27,16 +31,30 @@ export type RecordEvent =
  * - `disconnected`: the client went away (or cancelled) before the body was complete,
  * - `reset`: the mock reset the connection (the `reset` fault),
  * - `closed`: the mock was closed while the response was in flight.
+ *
+ * @since 0.1.0
  */
 export type Outcome = "pending" | "completed" | "disconnected" | "reset" | "closed"
 
-/** The deployment a path belongs to. */
+/**
+ * The deployment a path belongs to.
+ *
+ * @since 0.1.0
+ */
 export type Deployment = "serverless" | "dedicated" | "container"
 
-/** The API a path belongs to. */
+/**
+ * The API a path belongs to.
+ *
+ * @since 0.1.0
+ */
 export type Api = "completions" | "chat" | "tools-chat"
 
-/** Everything recorded about one request. */
+/**
+ * Everything recorded about one request.
+ *
+ * @since 0.1.0
+ */
 export interface RequestRecord {
   /** The mock's id for this request, also sent back in the `x-mock-request-id` response header. */
   readonly id: string
@@ -63,7 +81,11 @@ export interface RequestRecord {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 type Entry = Mutable<Omit<RequestRecord, "events">> & { events: Array<RecordEvent> }
 
-/** Options of `waitFor*` helpers. */
+/**
+ * Options of `waitFor*` helpers.
+ *
+ * @since 0.1.0
+ */
 export interface WaitOptions {
   /** Give up after this many ms (default 5000), rejecting with an error that says what was awaited. */
   readonly timeoutMs?: number

@@ -19,7 +19,11 @@ const ROUTES: Readonly<Record<string, Route>> = {
   "/v1/chat/completions": { deployment: "container", api: "chat" },
 }
 
-/** Every API path the mock answers, for documentation and tests. */
+/**
+ * Every API path the mock answers, for documentation and tests.
+ *
+ * @since 0.1.0
+ */
 export const API_PATHS: ReadonlyArray<string> = Object.keys(ROUTES)
 
 /** The route of a path (a trailing slash is tolerated), or `undefined`. */
