@@ -134,6 +134,71 @@ describe("request validation", () => {
     for (const [extra, loc] of cases) assert.deepEqual(await locs(CHAT, chatBody(extra)), [loc], JSON.stringify(extra))
   })
 
+  it("accepts every sampling option within its range", async () => {
+    const mock = newMock()
+    const sampling = {
+      temperature: 0.7,
+      top_p: 0.9,
+      top_k: 40,
+      frequency_penalty: 0.5,
+      presence_penalty: -0.5,
+      repetition_penalty: 1.1,
+      user: "u1",
+      min_tokens: 2,
+      max_tokens: 4,
+      ignore_eos: false,
+      stop: [],
+      seed: [1],
+    }
+    for (const [path, body] of [
+      [COMPLETIONS, completionsBody(sampling)],
+      [CHAT, chatBody(sampling)],
+    ] as const) {
+      const res = await post(mock, path, body)
+      assert.equal(res.status, 200, await res.clone().text())
+      await res.body?.cancel()
+    }
+  })
+
+  it("answers 422 for sampling options out of range", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ presence_penalty: -2.5 }, "body.presence_penalty"],
+      [{ repetition_penalty: 0 }, "body.repetition_penalty"],
+      [{ user: 5 }, "body.user"],
+      [{ top_p: 1.5 }, "body.top_p"],
+      [{ temperature: "hot" }, "body.temperature"],
+      [{ ignore_eos: "no" }, "body.ignore_eos"],
+      [{ max_tokens: 5000 }, "body.max_tokens"],
+    ]
+    for (const [extra, loc] of cases) assert.deepEqual(await locs(CHAT, chatBody(extra)), [loc], JSON.stringify(extra))
+  })
+
+  it("accepts developer and system messages, content parts, and null values as absent", async () => {
+    const body = chatBody({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "developer", content: "Really brief." },
+        { role: "user", content: [{ type: "text", text: "Hello" }] },
+      ],
+      max_tokens: null,
+      n: null,
+      tools: null,
+      stream_options: null,
+    })
+    const res = await post(newMock(), CHAT, body)
+    assert.equal(res.status, 200, await res.clone().text())
+    await res.body?.cancel()
+  })
+
+  it("answers 422 for a regex response_format without a pattern, and plain text with one", async () => {
+    assert.deepEqual(await locs(CHAT, chatBody({ response_format: { type: "regex" } })), [
+      "body.response_format.schema",
+    ])
+    const res = await post(newMock(), CHAT, chatBody({ response_format: { type: "regex", schema: "[a-z]+" } }))
+    assert.equal(res.status, 200)
+    await res.body?.cancel()
+  })
+
   it("lists every invalid field at once", async () => {
     assert.deepEqual(await locs(COMPLETIONS, completionsBody({ n: 0, max_tokens: -1 })), ["body.max_tokens", "body.n"])
   })

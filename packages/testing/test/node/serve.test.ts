@@ -99,7 +99,7 @@ describe("serveNode", () => {
     assert.equal(mock.request(record.id)!.outcome, "pending")
     socket.destroy()
     assert.equal((await mock.waitForDisconnect(record.id, { timeoutMs: 2000 })).outcome, "disconnected")
-  })
+  }, 20_000)
 
   it("ends stalled responses when it closes", async () => {
     const other = await serveNode(createMockFriendli())
