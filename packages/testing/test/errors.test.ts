@@ -28,6 +28,7 @@ describe("authentication", () => {
     const body = (await res.json()) as { message: string }
     assert.deepEqual(Object.keys(body), ["message"])
     assert.match(body.message, /bearer token/i)
+    assert.equal(res.headers.get("x-request-id"), res.headers.get("x-mock-request-id"))
   })
 
   it("answers 401 when the header is not a bearer token", async () => {

@@ -152,7 +152,8 @@ describe("stream faults", () => {
     const { text } = await readPieces(await withFault("delay:100,keepalive:30"))
     const { comments, events } = parseSse(text)
     assert.equal(events.length, EVENTS)
-    assert.ok(comments >= (EVENTS - 1) * 2, `${comments} comments`)
+    // 3 per 100 ms gap on an idle machine; at least one per gap on a busy one
+    assert.ok(comments >= EVENTS - 1, `${comments} comments`)
   })
 
   it("bytes:1 writes one byte at a time, multi-byte characters included", async () => {

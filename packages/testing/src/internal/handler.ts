@@ -123,6 +123,7 @@ export class MockCore {
 
     const respond = (response: Response): Response => {
       response.headers.set("x-mock-request-id", id)
+      response.headers.set("x-request-id", id)
       recorder.event(id, { type: "response", at: recorder.clock(), status: response.status })
       recorder.event(id, { type: "complete", at: recorder.clock() })
       request.signal.removeEventListener("abort", onAbort)
