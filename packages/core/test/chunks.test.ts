@@ -42,9 +42,10 @@ describe("completion chunks", () => {
 
   it("decode Friendli's string \"null\" finish_reason to null, in the guard's fast path and in the Schema", () => {
     const wire = { ...contentChunk, choices: [{ index: 0, text: "x", token: 1, finish_reason: "null" }] }
-    assert.equal(isCompletionChunk(wire), true)
+    const copy: unknown = structuredClone(wire)
+    assert.ok(isCompletionChunk(copy))
     assert.equal(Schema.decodeUnknownSync(CompletionChunk)(wire).choices[0]?.finish_reason, null)
-    assert.equal(normalizeCompletionChunk(structuredClone(wire)).choices[0]?.finish_reason, null)
+    assert.equal(normalizeCompletionChunk(copy).choices[0]?.finish_reason, null)
   })
 
   it("accept a missing or null model, and keep fields the server added", () => {
@@ -101,8 +102,9 @@ describe("chat completion chunks", () => {
 
   it('normalize the string "null" finish_reason to null', () => {
     const wire = { ...chat, choices: [{ index: 0, delta: {}, finish_reason: "null" }] }
-    assert.equal(isChatCompletionChunk(wire), true)
-    assert.equal(normalizeChatCompletionChunk(structuredClone(wire)).choices[0]?.finish_reason, null)
+    const copy: unknown = structuredClone(wire)
+    assert.ok(isChatCompletionChunk(copy))
+    assert.equal(normalizeChatCompletionChunk(copy).choices[0]?.finish_reason, null)
   })
 })
 

@@ -12,8 +12,9 @@ export type Mutation =
 
 const places = (value: unknown, out: Array<unknown[]> = [], path: unknown[] = []): Array<unknown[]> => {
   out.push(path)
-  if (Array.isArray(value)) value.forEach((v, i) => places(v, out, [...path, i]))
-  else if (typeof value === "object" && value !== null) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) places(value[i], out, [...path, i])
+  } else if (typeof value === "object" && value !== null) {
     for (const [k, v] of Object.entries(value)) places(v, out, [...path, k])
   }
   return out
