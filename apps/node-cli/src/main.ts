@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * `friendli-demo`: streams a completion to the terminal. Without FRIENDLI_TOKEN it serves the mock Friendli
+ * endpoint in-process (on 127.0.0.1) and streams from it; with a token it talks to the real API.
+ */
+import { type ClientError, createClient, StreamError } from "@friendli-stream/node"
+import { createMockFriendli } from "@friendli-stream/testing"
+import { serveNode } from "@friendli-stream/testing/node"
+import { parseCli, UsageError, usage } from "./args.ts"
+import { showStream, startStream } from "./session.ts"
+
+const defaultModel = "meta-llama-3.1-8b-instruct"
+
+const main = async (): Promise<number> => {
+  const o = parseCli(process.argv.slice(2))
+  if (o.help) {
+    process.stdout.write(usage)
+    return 0
+  }
+  const token = process.env.FRIENDLI_TOKEN
+  // The embedded mock paces its tokens like a live server, so the stream is seen as it arrives.
+  const mock =
+    token === undefined ? await serveNode(createMockFriendli({ faults: "delay-first:150,delay:25" })) : undefined
+  if (mock) process.stderr.write(`No FRIENDLI_TOKEN: streaming from the embedded mock endpoint at ${mock.url}\n\n`)
+  const deployment = o.endpoint !== undefined ? "dedicated" : o.baseUrl !== undefined ? "container" : "serverless"
+  const client = createClient({
+    token: token ?? "demo-token",
+    deployment: mock ? "serverless" : deployment,
+    ...(mock ? { baseURL: `${mock.url}/serverless` } : o.baseUrl === undefined ? {} : { baseURL: o.baseUrl }),
+  })
+  const controller = new AbortController()
+  const onSigint = (): void => controller.abort()
+  process.once("SIGINT", onSigint)
+  try {
+    const handle = startStream(client, o.endpoint ?? o.model ?? defaultModel, o, controller.signal)
+    await showStream(handle, o, { stdout: process.stdout, stderr: process.stderr, now: () => performance.now() })
+    return 0
+  } catch (error) {
+    if (controller.signal.aborted) {
+      process.stderr.write("\naborted\n")
+      return 130
+    }
+    throw error
+  } finally {
+    process.off("SIGINT", onSigint)
+    await client.close()
+    await mock?.close()
+  }
+}
+
+const describeError = (error: unknown): string => {
+  if (error instanceof UsageError) return `${error.message}\n\n${usage}`
+  if (error instanceof StreamError || (error instanceof Error && "_tag" in error)) {
+    const e = error as ClientError | StreamError
+    return `${e._tag}${"reason" in e && e.reason ? ` (${String(e.reason)})` : ""}: ${e.message}`
+  }
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`\n${describeError(error)}\n`)
+    process.exit(error instanceof UsageError ? 2 : 1)
+  },
+)

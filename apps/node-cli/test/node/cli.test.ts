@@ -1,0 +1,127 @@
+import assert from "node:assert/strict"
+import { type ChildProcess, spawn } from "node:child_process"
+import { resolve } from "node:path"
+import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { createMockFriendli, type MockFriendli } from "@friendli-stream/testing"
+import { serveNode } from "@friendli-stream/testing/node"
+
+const main = resolve(import.meta.dirname, "../../dist/main.js")
+
+interface Run {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the built CLI as a user would; `onStdout` may act on the running process (e.g. send SIGINT). */
+const cli = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+  onStdout?: (text: string, child: ChildProcess) => void,
+): Promise<Run> =>
+  new Promise((done, fail) => {
+    const { FRIENDLI_TOKEN: _, ...inherited } = process.env
+    const child = spawn(process.execPath, [main, ...args], {
+      env: { ...inherited, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString("utf8")
+      onStdout?.(stdout, child)
+    })
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString("utf8")
+    })
+    child.on("error", fail)
+    child.on("close", (code) => done({ code, stdout, stderr }))
+  })
+
+describe("friendli-demo without a token", () => {
+  it("streams a completion from the embedded mock and reports TTFT, tokens/s and usage", async () => {
+    const run = await cli(["Once upon a time", "--max-tokens", "12"])
+    assert.equal(run.code, 0, run.stderr)
+    assert.match(run.stderr, /embedded mock endpoint at http:\/\/127\.0\.0\.1:\d+/)
+    assert.ok(run.stdout.trim().length > 0, "no text was streamed")
+    assert.match(run.stderr, /TTFT \d+ ms · [\d.]+ tok\/s · 12 tokens/)
+    assert.match(run.stderr, /usage: \d+ prompt \+ 12 completion = \d+ tokens/)
+  }, 30_000)
+
+  it("prints one JSON chunk per line with --json, ending with the usage chunk", async () => {
+    const run = await cli(["Hello", "--json", "--max-tokens", "5"])
+    assert.equal(run.code, 0, run.stderr)
+    const chunks = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { object: string; choices: unknown[]; usage?: { completion_tokens: number } })
+    assert.ok(chunks.every((c) => c.object === "text_completion"))
+    assert.equal(chunks.at(-1)?.choices.length, 0)
+    assert.equal(chunks.at(-1)?.usage?.completion_tokens, 5)
+  }, 30_000)
+
+  it("shows chat completions, every choice and a logprobs table", async () => {
+    const run = await cli(["Hi", "--chat", "-n", "2", "--logprobs", "2", "--max-tokens", "4", "--seed", "7"])
+    assert.equal(run.code, 0, run.stderr)
+    assert.match(run.stdout, /── choice 1 ──/)
+    assert.match(run.stdout, /token\s+logprob\s+prob\s+top alternatives/)
+    assert.equal(run.stdout.split("\n").filter((l) => /^\S+\s+-\d+\.\d{3}\s+\d+\.\d%/.test(l)).length, 4)
+  }, 30_000)
+
+  it("explains a bad flag and exits with 2", async () => {
+    const run = await cli(["--max-tokens", "lots"])
+    assert.equal(run.code, 2)
+    assert.match(run.stderr, /--max-tokens takes a whole number ≥ 1, got "lots"/)
+  }, 30_000)
+})
+
+describe("friendli-demo with a token", () => {
+  let mock: MockFriendli
+  let server: Awaited<ReturnType<typeof serveNode>>
+
+  beforeAll(async () => {
+    mock = createMockFriendli({ tokens: ["flp_right"] })
+    server = await serveNode(mock)
+  })
+  afterAll(() => server.close())
+
+  it("talks to the server it is pointed at, as a dedicated endpoint, with the bearer token", async () => {
+    const run = await cli(["--endpoint", "ep-123", "--base-url", `${server.url}/dedicated`, "--max-tokens", "3"], {
+      FRIENDLI_TOKEN: "flp_right",
+    })
+    assert.equal(run.code, 0, run.stderr)
+    const seen = mock.lastRequest()
+    assert.equal(seen?.path, "/dedicated/v1/completions")
+    assert.equal((seen?.body as { model?: string }).model, "ep-123")
+    assert.doesNotMatch(run.stderr, /embedded mock/)
+  }, 30_000)
+
+  it("prints the typed error and exits with 1 when the token is refused", async () => {
+    const run = await cli(["--endpoint", "ep-1", "--base-url", `${server.url}/dedicated`], {
+      FRIENDLI_TOKEN: "flp_wrong",
+    })
+    assert.equal(run.code, 1)
+    assert.match(run.stderr, /AuthenticationError/)
+  }, 30_000)
+
+  it("aborts the request on Ctrl-C, closing the connection, and exits with 130", async () => {
+    mock.queueFaults("delay:40")
+    let sent = false
+    const run = await cli(
+      ["--endpoint", "ep-1", "--base-url", `${server.url}/dedicated`, "--max-tokens", "500"],
+      { FRIENDLI_TOKEN: "flp_right" },
+      (text, child) => {
+        if (!sent && text.trim().length > 0) {
+          sent = true
+          child.kill("SIGINT")
+        }
+      },
+    )
+    assert.equal(run.code, 130, run.stderr)
+    assert.match(run.stderr, /aborted/)
+    const record = mock.lastRequest()
+    assert.ok(record !== undefined)
+    const settled = await mock.waitForSettled(record.id, { timeoutMs: 2000 })
+    assert.equal(settled.outcome, "disconnected")
+  }, 30_000)
+})
