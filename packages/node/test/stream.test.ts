@@ -1,6 +1,6 @@
 import assert from "node:assert/strict"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
-import { decodeCompletionStream, type ToolAssistedChatEvent } from "../src/index.ts"
+import { decodeCompletionStream, type ToolAssistedChatStream } from "../src/index.ts"
 import { chatRequest, collect, completionRequest, type Harness, MODEL, startMock } from "./support.ts"
 
 let h: Harness
@@ -86,7 +86,7 @@ describe("streaming on Node over a real socket", () => {
       }),
     )
     assert.equal(error, undefined)
-    const tags = new Set(items.map((e: ToolAssistedChatEvent) => e._tag))
+    const tags = new Set(items.map((e: ToolAssistedChatStream.ToolAssistedChatEvent) => e._tag))
     assert.ok(tags.has("Chunk"))
   })
 
@@ -109,6 +109,19 @@ describe("streaming on Node over a real socket", () => {
       decoded.items.map((c) => c.choices),
       direct.map((c) => c.choices),
     )
+  })
+
+  it("sends requests with the fetch passed as an option instead of undici", async () => {
+    const urls: Array<string> = []
+    const client = h.client({
+      fetch: (input, init) => {
+        urls.push(String(input))
+        return fetch(input, init)
+      },
+    })
+    const completion = await client.completions.stream(completionRequest("Through fetch")).finalCompletion()
+    assert.ok((completion.choices[0]?.text ?? "").length > 0)
+    assert.deepEqual(urls, [`${h.baseURL}/v1/completions`])
   })
 
   it("refuses a request that does not match the schema before sending it", async () => {
