@@ -6,7 +6,6 @@
  */
 import { Readable } from "node:stream"
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import {
@@ -39,9 +38,7 @@ export interface NodeClientOptions extends ClientOptions {
  * @since 0.1.0
  */
 export const httpClientLayer = (fetch?: typeof globalThis.fetch): Layer.Layer<HttpClient.HttpClient> =>
-  fetch === undefined
-    ? NodeHttpClient.layerUndici
-    : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
+  fetch === undefined ? NodeHttpClient.layerUndici : FriendliClient.fetchHttpClient(fetch)
 
 /**
  * The Effect client on Node: provide it, then `yield* FriendliClient.FriendliClient`.

@@ -22,6 +22,7 @@
  * @since 0.1.0
  */
 
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Core from "@friendli-stream/core"
 import * as Context from "effect/Context"
@@ -198,3 +199,23 @@ export const make = (
 export const layer = (
   options: ClientOptions = {},
 ): Layer.Layer<FriendliClient, ClientConfigError, HttpClient.HttpClient> => Layer.effect(FriendliClient, make(options))
+
+/**
+ * A `fetch` function as the consumer's program types it (the DOM or `@types/node` type).
+ *
+ * @since 0.1.0
+ */
+export type FetchFunction = typeof globalThis extends { fetch: infer F }
+  ? F
+  : (input: never, init?: never) => Promise<unknown>
+
+/**
+ * The `HttpClient` layer on Web `fetch`: the global one, or the `fetch` given. Runtime adapters whose platform
+ * client is `fetch` (Deno, Bun, Workers) use it as it is.
+ *
+ * @since 0.1.0
+ */
+export const fetchHttpClient = (fetch?: FetchFunction | undefined): Layer.Layer<HttpClient.HttpClient> =>
+  fetch === undefined
+    ? FetchHttpClient.layer
+    : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch as never)))

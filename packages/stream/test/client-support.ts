@@ -1,7 +1,7 @@
 // Helpers of the client suites: a fake server as a `fetch` function, on every runtime (no socket).
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
+import { FriendliClient } from "../src/index.ts"
 
 /** What the fake server saw of one request. */
 export interface Seen {
@@ -26,9 +26,7 @@ export const fakeServer = (...answers: ReadonlyArray<Answer>) => {
     const answer = answers[Math.min(seen.length - 1, answers.length - 1)]!
     return answer(request)
   }
-  const layer: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer.pipe(
-    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch as typeof globalThis.fetch)),
-  )
+  const layer: Layer.Layer<HttpClient.HttpClient> = FriendliClient.fetchHttpClient(fetch as typeof globalThis.fetch)
   return { seen, fetch, layer }
 }
 
