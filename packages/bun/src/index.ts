@@ -1,0 +1,63 @@
+/**
+ * `@friendli-stream/bun`: the Friendli client on Bun. Runtime glue only: the `HttpClient` layer (Effect's
+ * `FetchHttpClient` on Bun's `fetch`, or on the `fetch` you pass), `createClient` for Promises, `layer` for Effect.
+ * Everything else is `@friendli-stream/stream`, re-exported.
+ *
+ * @example
+ * import { createClient } from "@friendli-stream/bun"
+ *
+ * const client = createClient({ token: Bun.env.FRIENDLI_TOKEN })
+ * const stream = client.chat.stream({ model: "meta-llama-3.1-8b-instruct", messages: [{ role: "user", content: "Hi" }] })
+ * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? "")
+ *
+ * @since 0.1.0
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import {
+  type ClientConfigError,
+  type ClientOptions,
+  FriendliClient,
+  makePromiseClient,
+  type PromiseClient,
+} from "@friendli-stream/stream"
+import * as Layer from "effect/Layer"
+
+/** @since 0.1.0 */
+export * from "@friendli-stream/stream"
+
+/**
+ * The client options, plus `fetch`: send requests with this `fetch` instead of Bun's own.
+ *
+ * @since 0.1.0
+ */
+export interface BunClientOptions extends ClientOptions {
+  /** @since 0.1.0 */
+  readonly fetch?: typeof globalThis.fetch | undefined
+}
+
+/**
+ * The `HttpClient` layer: Effect's `FetchHttpClient` on `fetch` (default: Bun's global `fetch`).
+ *
+ * @since 0.1.0
+ */
+export const httpClientLayer = (fetch?: typeof globalThis.fetch): Layer.Layer<HttpClient.HttpClient> =>
+  fetch === undefined
+    ? FetchHttpClient.layer
+    : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
+
+/**
+ * The Effect client on Bun: provide it, then `yield* FriendliClient.FriendliClient`.
+ *
+ * @since 0.1.0
+ */
+export const layer = (options: BunClientOptions = {}): Layer.Layer<FriendliClient.FriendliClient, ClientConfigError> =>
+  Layer.provide(FriendliClient.layer(options), httpClientLayer(options.fetch))
+
+/**
+ * The Promise client on Bun; throws `ClientConfigError` for options that cannot work (e.g. no token).
+ *
+ * @since 0.1.0
+ */
+export const createClient = (options: BunClientOptions = {}): PromiseClient =>
+  makePromiseClient(httpClientLayer(options.fetch), options)

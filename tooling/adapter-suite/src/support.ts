@@ -1,0 +1,160 @@
+/** What the suite's tests share: the adapter under test, the running mock, clients on it, and small helpers. */
+import type { ClientConfigError, ClientOptions, FriendliClient, PromiseClient } from "@friendli-stream/stream"
+import type * as Layer from "effect/Layer"
+import { MODEL, type RequestRecord, type ServedMock, type SuiteMock, TOKEN } from "./mock.ts"
+
+/**
+ * The options every adapter's `createClient` and `layer` take: the shared client options and `fetch`.
+ *
+ * @since 0.1.0
+ */
+export interface AdapterClientOptions extends ClientOptions {
+  readonly fetch?: typeof globalThis.fetch | undefined
+}
+
+/**
+ * A runtime adapter as the suite tests it.
+ *
+ * @since 0.1.0
+ */
+export interface AdapterUnderTest {
+  /** The runtime's name, in test names ("Deno", "Bun", "workerd"). */
+  readonly name: string
+  readonly createClient: (options: AdapterClientOptions) => PromiseClient
+  readonly layer: (options: AdapterClientOptions) => Layer.Layer<FriendliClient.FriendliClient, ClientConfigError>
+  /** Starts the mock on a real socket; called again when a test needs a fresh one. */
+  readonly mock: () => Promise<ServedMock>
+  /** What the message of a refused connection says on this runtime (default: `/refused/i`). */
+  readonly refusedMessage?: RegExp
+  /** How soon after an abort the mock must see the connection close (default 100 ms). */
+  readonly disconnectWithinMs?: number
+  /** Whether `createClient` takes a `fetch` to send requests with (default true). */
+  readonly fetchOption?: boolean
+}
+
+/** The suite's state: the adapter, the mock it serves, and clients on it that are closed at the end. */
+export interface Context {
+  readonly adapter: AdapterUnderTest
+  /** The mock running now. */
+  readonly served: () => ServedMock
+  readonly mock: () => SuiteMock
+  /** `${served().url}/serverless` */
+  readonly baseURL: () => string
+  /** A client on the mock with fast retries and short timeouts; `options` override. */
+  readonly client: (options?: AdapterClientOptions) => PromiseClient
+  /** Closes every client made by `client()`. */
+  readonly closeClients: () => Promise<void>
+}
+
+export const makeContext = (adapter: AdapterUnderTest): Context & { start(): Promise<void>; stop(): Promise<void> } => {
+  let served: ServedMock | undefined
+  const clients: Array<PromiseClient> = []
+  const current = (): ServedMock => {
+    if (served === undefined) throw new Error("The mock is not running: the suite's beforeAll has not run or failed.")
+    return served
+  }
+  const closeClients = async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()))
+  }
+  return {
+    adapter,
+    served: current,
+    mock: () => current().mock,
+    baseURL: () => `${current().url}/serverless`,
+    client: (options = {}) => {
+      const client = adapter.createClient({
+        token: TOKEN,
+        baseURL: `${current().url}/serverless`,
+        maxRetries: 2,
+        initialRetryDelayMs: 20,
+        maxRetryDelayMs: 40,
+        firstByteTimeoutMs: 2000,
+        idleTimeoutMs: 1000,
+        ...options,
+      })
+      clients.push(client)
+      return client
+    },
+    closeClients,
+    start: async () => {
+      served = await adapter.mock()
+    },
+    stop: async () => {
+      await closeClients()
+      await served?.close()
+      served = undefined
+    },
+  }
+}
+
+/** Polls until `test` holds (every 5 ms, at most `timeoutMs`). */
+export const eventually = async (
+  what: string,
+  test: () => boolean | Promise<boolean>,
+  timeoutMs = 2000,
+): Promise<void> => {
+  const end = Date.now() + timeoutMs
+  while (!(await test())) {
+    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}.`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** Iterates a handle: the items delivered, and the error thrown (if any). */
+export const collect = async <A>(it: AsyncIterable<A>): Promise<{ items: Array<A>; error: unknown }> => {
+  const items: Array<A> = []
+  try {
+    for await (const a of it) items.push(a)
+    return { items, error: undefined }
+  } catch (error) {
+    return { items, error }
+  }
+}
+
+/**
+ * Reads a byte stream to its end as UTF-8 text. (`toReadableStream()` is typed `{}` under bun-types, whose
+ * `Response` the shared client's `WebReadableStream` cannot infer a body type from: callers cast.)
+ */
+export const readText = async (body: ReadableStream<Uint8Array>): Promise<string> => {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let text = ""
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    text += decoder.decode(value, { stream: true })
+  }
+}
+
+/** The API requests the mock saw, oldest first. */
+export const apiRequests = async (mock: SuiteMock): Promise<ReadonlyArray<RequestRecord>> =>
+  (await mock.requests()).filter((r) => r.api !== undefined)
+
+/** The latest API request the mock saw. */
+export const lastApiRequest = async (mock: SuiteMock): Promise<RequestRecord> => {
+  const last = (await apiRequests(mock)).at(-1)
+  if (last === undefined) throw new Error("The mock saw no API request.")
+  return last
+}
+
+/** How many data events (chunks, `[DONE]` excluded) a record's response carried. */
+export const chunksSent = (record: RequestRecord): number =>
+  record.events.filter((e) => e.type === "chunk" && e.data !== "[DONE]").length
+
+export const completionRequest = (prompt = "Say hello", extra: Record<string, unknown> = {}) => ({
+  model: MODEL,
+  prompt,
+  max_tokens: 12,
+  ...extra,
+})
+
+export const chatRequest = (content = "Say hello", extra: Record<string, unknown> = {}) => ({
+  model: MODEL,
+  messages: [{ role: "user" as const, content }],
+  max_tokens: 12,
+  ...extra,
+})
+
+/** The `_tag` of a thrown value, if it has one. */
+export const tagOf = (error: unknown): string | undefined =>
+  typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : undefined
