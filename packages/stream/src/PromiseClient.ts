@@ -59,9 +59,10 @@ export interface RequestOptions {
 export interface StreamOptions extends RequestOptions, DecodeOptions {}
 
 /**
- * A streamed response. Read it once, in one of three ways: `for await` over its items, `finalCompletion()`, or
- * `toReadableStream()`; `finalCompletion()` may also be awaited while a `for await` reads the items.
- * `break`, `abort()` or the request's `signal` abort the request and close the connection.
+ * A streamed response. The request is sent when the handle is first read. Read it once, in one of three ways:
+ * `for await` over its items, `finalCompletion()`, or `toReadableStream()`; `finalCompletion()` may also be
+ * awaited during or after a `for await`. `break`, `abort()` or the request's `signal` abort the request and
+ * close the connection; so does cancelling the `ReadableStream`.
  *
  * @since 0.1.0
  */
