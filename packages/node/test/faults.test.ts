@@ -94,6 +94,8 @@ describe("faults end in their typed error, after every chunk before them", () =>
     assert.equal(error.reason, "FirstByte")
     assert.ok(Date.now() - started < 900)
     assert.equal(apiRequests(h.mock).length - before, 1)
+    const record = await h.mock.waitForDisconnect(h.mock.lastRequest()!.id, { timeoutMs: 500 })
+    assert.equal(record.status, undefined, "the request was aborted before any answer")
   })
 
   it("a server that is not there ends in ConnectionError (Send) after the retries", async () => {
