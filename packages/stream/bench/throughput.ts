@@ -13,6 +13,14 @@ const arg = (name: string, fallback: string): string => {
 const scale = Number(arg("scale", "1"))
 const rounds = Number(arg("rounds", "5"))
 const only = arg("only", "")
+// `--clock cpu` times with the process's CPU time (user + system), steadier than wall time on a busy machine.
+const cpu = arg("clock", "wall") === "cpu"
+const now = cpu
+  ? () => {
+      const u = process.cpuUsage()
+      return (u.user + u.system) / 1000
+    }
+  : () => performance.now()
 const chosen = only === "" ? decoders : decoders.filter((d) => only.split(",").some((o) => d.name.includes(o)))
 
 const median = (xs: ReadonlyArray<number>): number => {
@@ -20,8 +28,6 @@ const median = (xs: ReadonlyArray<number>): number => {
   const m = s.length >> 1
   return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
-
-const gc = (globalThis as { gc?: () => void }).gc
 
 const results = new Map<string, Map<string, number>>()
 const all = workloads(scale)
@@ -33,10 +39,11 @@ for (const w of all) {
     const order = chosen.map((_, i) => chosen[(i + Math.max(round, 0)) % chosen.length]!)
     for (const d of order) {
       const body = queuedBody(w.pieces)
-      gc?.()
-      const start = performance.now()
+      // No forced GC between runs: a full collection resets more than garbage (a real program never forces one), and
+      // the rotating order spreads the collections each decoder causes.
+      const start = now()
       const n = await d.decode(body)
-      const ms = performance.now() - start
+      const ms = now() - start
       expected ??= n
       if (n !== expected) throw new Error(`${d.name} on ${w.name}: ${n} chunks+choices, expected ${expected}`)
       if (round >= 0) times.get(d.name)!.push(ms)

@@ -4,28 +4,40 @@ import { jsonDecoder } from "./fronts.ts"
 import type { DecodeOptions } from "./options.ts"
 import { resolveOptions } from "./options.ts"
 import { BodyPuller } from "./pull.ts"
-import type { ByteStream } from "./web.ts"
+import type { ByteStream, ReadResult } from "./web.ts"
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
 
 class BatchIterator<A> implements AsyncIterableIterator<A> {
   private batch: Array<A> = []
   private i = 0
-
   private readonly puller: BodyPuller<A>
 
   constructor(puller: BodyPuller<A>) {
     this.puller = puller
   }
 
-  next(): Promise<IteratorResult<A>> {
-    if (this.i < this.batch.length) return Promise.resolve({ done: false, value: this.batch[this.i++] as A })
-    return this.puller.next().then((batch) => {
-      if (batch.length === 0) return DONE
-      this.batch = batch
-      this.i = 1
-      return { done: false, value: batch[0] as A }
-    })
+  async next(): Promise<IteratorResult<A>> {
+    if (this.i < this.batch.length) return { done: false, value: this.batch[this.i++] as A }
+    const puller = this.puller
+    for (;;) {
+      if (puller.done) {
+        this.batch = []
+        return DONE
+      }
+      let result: ReadResult
+      try {
+        result = await puller.read()
+      } catch (cause) {
+        throw puller.failed(cause)
+      }
+      const out = puller.feed(result)
+      if (out.length > 0) {
+        this.batch = out
+        this.i = 1
+        return { done: false, value: out[0] as A }
+      }
+    }
   }
 
   /** `break` (or `return`) out of `for await`: the body is cancelled. */
@@ -48,6 +60,6 @@ export const iterateBody = <A>(
   resolveOptions(options)
   const make = jsonDecoder(codec, options)
   return {
-    [Symbol.asyncIterator]: () => new BatchIterator(new BodyPuller(body, make(), false)),
+    [Symbol.asyncIterator]: () => new BatchIterator(new BodyPuller(body, make())),
   }
 }

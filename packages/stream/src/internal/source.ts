@@ -16,7 +16,7 @@ export const fromBody = <A>(body: ByteStream, make: () => Decoder<A>): Stream.St
   Stream.unwrapScoped(
     Effect.map(
       Effect.acquireRelease(
-        Effect.sync(() => new BodyPuller(body, make(), true)),
+        Effect.sync(() => new BodyPuller(body, make())),
         (puller) => Effect.promise(() => puller.cancel()),
       ),
       (puller) =>
