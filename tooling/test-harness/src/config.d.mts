@@ -10,6 +10,10 @@ export interface PackageTestSettings {
     readonly main?: string
     readonly wrangler?: { readonly configPath?: string; readonly environment?: string }
     readonly miniflare?: Record<string, unknown> & { readonly compatibilityFlags?: ReadonlyArray<string> }
+    /** A vitest global setup file (run in Node before the pool starts), relative to the package. */
+    readonly globalSetup?: string
+    /** Names of values the global setup `provide`s that become string bindings of the Worker (`env.NAME`). */
+    readonly injectBindings?: ReadonlyArray<string>
   }
 }
 

@@ -53,7 +53,9 @@ export const nodeConfig = (options = {}) => {
  * The vitest config of a package's workerd suite: tests run inside workerd through
  * `@cloudflare/vitest-pool-workers` (its vitest 4 `cloudflareTest` plugin), with `nodejs_compat` so that
  * `node:assert` is there. A package may add pool options (`main`, `wrangler`, `miniflare`) under
- * `"friendli-stream": { "workerd": { ... } }` in its package.json; paths are relative to the package.
+ * `"friendli-stream": { "workerd": { ... } }` in its package.json; paths are relative to the package. There too,
+ * `globalSetup` names a vitest global setup file that runs in Node before the pool starts (e.g. to serve something
+ * on a real socket), and `injectBindings` names values it `provide`s that become string bindings of the Worker.
  *
  * @param {{ root?: string }} [options] `root`: the package folder (default: the working directory).
  * @since 0.1.0
@@ -61,7 +63,7 @@ export const nodeConfig = (options = {}) => {
 export const workerdConfig = async (options = {}) => {
   const root = resolve(options.root ?? process.cwd())
   const { cloudflareTest } = await import("@cloudflare/vitest-pool-workers")
-  const extra = packageSettings(root).workerd ?? {}
+  const { globalSetup, injectBindings = [], ...extra } = packageSettings(root).workerd ?? {}
   const compatibilityFlags = [...new Set(["nodejs_compat", ...(extra.miniflare?.compatibilityFlags ?? [])])]
   /** @type {Parameters<typeof cloudflareTest>[0]} */
   const pool = {
@@ -76,5 +78,21 @@ export const workerdConfig = async (options = {}) => {
       compatibilityFlags,
     },
   }
-  return defineConfig({ root, plugins: [cloudflareTest(pool)], test: testSection(root, "workerd") })
+  // Values the globalSetup provides (e.g. the URL of a server it started in Node) become string bindings.
+  /** @type {Parameters<typeof cloudflareTest>[0]} */
+  const withInjected = ({ inject }) => ({
+    ...pool,
+    miniflare: {
+      ...pool.miniflare,
+      bindings: {
+        ...pool.miniflare?.bindings,
+        ...Object.fromEntries(injectBindings.map((name) => [name, /** @type {string} */ (inject(name))])),
+      },
+    },
+  })
+  const test = {
+    ...testSection(root, "workerd"),
+    ...(globalSetup === undefined ? {} : { globalSetup: resolve(root, globalSetup) }),
+  }
+  return defineConfig({ root, plugins: [cloudflareTest(injectBindings.length > 0 ? withInjected : pool)], test })
 }

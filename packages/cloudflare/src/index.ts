@@ -1,0 +1,144 @@
+/**
+ * `@friendli-stream/cloudflare`: the Friendli client on Cloudflare Workers. Runtime glue only: the `HttpClient`
+ * layer (Effect's `FetchHttpClient` on the Worker's `fetch`), `createClient` for Promises, `layer` for Effect, and
+ * `proxyCompletionStream` / `proxyChatCompletionStream`, which answer a browser with the upstream stream as it
+ * arrives. Everything else is `@friendli-stream/stream`, re-exported.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type { DeploymentKind } from "@friendli-stream/core"
+import {
+  type ClientConfigError,
+  type ClientOptions,
+  FriendliClient,
+  makePromiseClient,
+  type PromiseClient,
+} from "@friendli-stream/stream"
+import * as Layer from "effect/Layer"
+
+/** @since 0.1.0 */
+export * from "@friendli-stream/stream"
+
+/**
+ * The client options, plus `fetch`: send requests with this `fetch` (e.g. a service binding's) instead of the global one.
+ *
+ * @since 0.1.0
+ */
+export interface CloudflareClientOptions extends ClientOptions {
+  /** @since 0.1.0 */
+  readonly fetch?: FriendliClient.FetchFunction | undefined
+}
+
+/**
+ * The `HttpClient` layer: Effect's `FetchHttpClient` on `fetch` (default: the Worker's global `fetch`).
+ *
+ * @since 0.1.0
+ */
+export const httpClientLayer: (fetch?: FriendliClient.FetchFunction) => Layer.Layer<HttpClient.HttpClient> =
+  FriendliClient.fetchHttpClient
+
+/**
+ * The Effect client on Workers: provide it, then `yield* FriendliClient.FriendliClient`.
+ *
+ * @since 0.1.0
+ */
+export const layer = (
+  options: CloudflareClientOptions = {},
+): Layer.Layer<FriendliClient.FriendliClient, ClientConfigError> =>
+  Layer.provide(FriendliClient.layer(options), httpClientLayer(options.fetch))
+
+/**
+ * The Promise client on Workers; throws `ClientConfigError` for options that cannot work (e.g. no token).
+ *
+ * @since 0.1.0
+ */
+export const createClient = (options: CloudflareClientOptions = {}): PromiseClient =>
+  makePromiseClient(httpClientLayer(options.fetch), options)
+
+/**
+ * The bindings the proxies read: `FRIENDLI_TOKEN` (a secret), and optionally `FRIENDLI_TEAM`, `FRIENDLI_DEPLOYMENT`,
+ * `FRIENDLI_BASE_URL` and `FRIENDLI_MODEL` (when set, every request uses this model, whatever the browser sent).
+ *
+ * @since 0.1.0
+ */
+export interface FriendliEnv {
+  readonly FRIENDLI_TOKEN?: string
+  readonly FRIENDLI_TEAM?: string
+  readonly FRIENDLI_DEPLOYMENT?: string
+  readonly FRIENDLI_BASE_URL?: string
+  readonly FRIENDLI_MODEL?: string
+}
+
+type ErrorBody = { readonly message: string; readonly type: string; readonly code: unknown }
+
+const jsonError = (status: number, error: ErrorBody): Response => Response.json({ error }, { status })
+
+// `toReadableStream()` turns a failure before the first chunk into its first event, `event: error` with the OpenAI
+// error shape (`code`: the HTTP status of a status error); the proxy answers it with that status instead.
+const STATUS_BY_TYPE: Readonly<Record<string, number>> = { TimeoutError: 504, InvalidRequestError: 400 }
+const failure = (event: string): Response => {
+  const { error } = JSON.parse(event.slice(event.indexOf("data: ") + 6)) as { error: ErrorBody }
+  const status = typeof error.code === "number" && error.code >= 400 && error.code < 600 ? error.code : undefined
+  return jsonError(status ?? STATUS_BY_TYPE[error.type] ?? 502, error)
+}
+
+const proxy =
+  (api: "completions" | "chat") =>
+  async (request: Request, env: FriendliEnv, options: CloudflareClientOptions = {}): Promise<Response> => {
+    const body: unknown = request.method === "POST" ? await request.json().catch(() => null) : null
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      return jsonError(400, {
+        message: "POST the request as a JSON object.",
+        type: "invalid_request_error",
+        code: null,
+      })
+    const { FRIENDLI_TOKEN: token, FRIENDLI_TEAM: team, FRIENDLI_BASE_URL: baseURL, FRIENDLI_MODEL: model } = env
+    const deployment = env.FRIENDLI_DEPLOYMENT as DeploymentKind | undefined
+    let client: PromiseClient
+    try {
+      client = createClient({ token, team, baseURL, deployment, ...options })
+    } catch (error) {
+      return jsonError(500, { message: (error as Error).message, type: "ClientConfigError", code: null })
+    }
+    const req = (model === undefined ? body : { ...body, model }) as never
+    const o = { signal: request.signal }
+    const handle = api === "chat" ? client.chat.stream(req, o) : client.completions.stream(req, o)
+    const reader = handle.toReadableStream().getReader()
+    const first = await reader.read()
+    const head = first.done ? "" : new TextDecoder().decode(first.value)
+    if (head.startsWith("event: error\n")) return failure(head)
+    const sse = new ReadableStream<Uint8Array>({
+      start: (controller) => (first.done ? controller.close() : controller.enqueue(first.value)),
+      pull: async (controller) => {
+        const next = await reader.read()
+        next.done ? controller.close() : controller.enqueue(next.value)
+      },
+      cancel: (reason) => reader.cancel(reason),
+    })
+    return new Response(sse, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } })
+  }
+
+/**
+ * Answers a browser's `POST` of a completion request (JSON) with the upstream stream as server-sent events, each
+ * chunk passed on as it arrives; a failure before the first chunk is a JSON `{ error }` with its HTTP status, one
+ * after it an `event: error`. The token comes from `env.FRIENDLI_TOKEN`; the browser leaving aborts the upstream.
+ *
+ * @since 0.1.0
+ */
+export const proxyCompletionStream: (
+  request: Request,
+  env: FriendliEnv,
+  options?: CloudflareClientOptions,
+) => Promise<Response> = proxy("completions")
+
+/**
+ * `proxyCompletionStream` for chat: the browser posts a chat completion request.
+ *
+ * @since 0.1.0
+ */
+export const proxyChatCompletionStream: (
+  request: Request,
+  env: FriendliEnv,
+  options?: CloudflareClientOptions,
+) => Promise<Response> = proxy("chat")

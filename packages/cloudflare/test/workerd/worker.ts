@@ -1,0 +1,9 @@
+// The Worker under test (the pool's `main`, reached through `exports.default`): the proxies as a user's Worker calls them.
+import { type FriendliEnv, proxyChatCompletionStream, proxyCompletionStream } from "../../src/index.ts"
+
+export default {
+  fetch: (request: Request, env: FriendliEnv): Promise<Response> =>
+    new URL(request.url).pathname === "/chat"
+      ? proxyChatCompletionStream(request, env)
+      : proxyCompletionStream(request, env),
+}
