@@ -12,7 +12,6 @@
  *
  * @since 0.1.0
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import {
   type ClientConfigError,
@@ -33,7 +32,7 @@ export * from "@friendli-stream/stream"
  */
 export interface BunClientOptions extends ClientOptions {
   /** @since 0.1.0 */
-  readonly fetch?: typeof globalThis.fetch | undefined
+  readonly fetch?: FriendliClient.FetchFunction | undefined
 }
 
 /**
@@ -41,10 +40,8 @@ export interface BunClientOptions extends ClientOptions {
  *
  * @since 0.1.0
  */
-export const httpClientLayer = (fetch?: typeof globalThis.fetch): Layer.Layer<HttpClient.HttpClient> =>
-  fetch === undefined
-    ? FetchHttpClient.layer
-    : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, fetch)))
+export const httpClientLayer: (fetch?: FriendliClient.FetchFunction) => Layer.Layer<HttpClient.HttpClient> =
+  FriendliClient.fetchHttpClient
 
 /**
  * The Effect client on Bun: provide it, then `yield* FriendliClient.FriendliClient`.
