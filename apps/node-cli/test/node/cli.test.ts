@@ -91,8 +91,9 @@ describe("friendli-demo with a token", () => {
     })
     assert.equal(run.code, 0, run.stderr)
     const seen = mock.lastRequest()
-    assert.equal(seen?.path, "/dedicated/v1/completions")
-    assert.equal((seen?.body as { model?: string }).model, "ep-123")
+    assert.ok(seen, "the server saw no request")
+    assert.equal(seen.path, "/dedicated/v1/completions")
+    assert.equal((seen.body as { model?: string }).model, "ep-123")
     assert.doesNotMatch(run.stderr, /embedded mock/)
   }, 30_000)
 
