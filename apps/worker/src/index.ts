@@ -1,0 +1,87 @@
+/**
+ * The Cloudflare Workers sample: `GET /` serves a page where a person types a prompt and watches the tokens
+ * appear, with TTFT and tokens/s; `POST /api/stream` streams the completion to it through
+ * `proxyCompletionStream` from `@friendli-stream/cloudflare`, with the token kept in the Worker.
+ *
+ *     pnpm --filter @friendli-stream/worker-app dev
+ *
+ * Without a `FRIENDLI_TOKEN` secret the Worker streams from the mock Friendli endpoint, run in its own isolate
+ * (no network, no configuration); with one, from Friendli (or `FRIENDLI_BASE_URL`).
+ *
+ * @since 0.1.0
+ */
+import { type FriendliEnv, proxyCompletionStream } from "@friendli-stream/cloudflare"
+import { workerMock } from "@friendli-stream/testing/worker"
+import { PAGE } from "./page.ts"
+
+/**
+ * The Worker's bindings: the proxy's (`FRIENDLI_TOKEN` as a secret, `FRIENDLI_MODEL`, …), and `MOCK_FAULTS`, the
+ * pacing of the mock it streams from when there is no token.
+ *
+ * @since 0.1.0
+ */
+export interface Env extends FriendliEnv {
+  readonly MOCK_FAULTS?: string
+}
+
+/** The longest completion the page may ask for. */
+const MAX_TOKENS = 1024
+
+const json = (status: number, message: string, type = "invalid_request_error"): Response =>
+  Response.json({ error: { message, type, code: null } }, { status })
+
+/**
+ * Reads the page's `{ prompt, max_tokens }` and makes the completion request the Worker sends: the browser
+ * chooses only these two; the model comes from `FRIENDLI_MODEL`. A string is what was wrong with it.
+ */
+const completionRequest = async (request: Request): Promise<Record<string, unknown> | string> => {
+  const body: unknown = await request.json().catch(() => undefined)
+  if (typeof body !== "object" || body === null) return 'The body must be JSON: {"prompt": "...", "max_tokens": 64}.'
+  const { prompt, max_tokens = 64 } = body as { prompt?: unknown; max_tokens?: unknown }
+  if (typeof prompt !== "string" || prompt.trim() === "") return "Type a prompt first."
+  if (typeof max_tokens !== "number" || !Number.isInteger(max_tokens) || max_tokens < 1 || max_tokens > MAX_TOKENS) {
+    return `max_tokens must be a whole number from 1 to ${MAX_TOKENS}.`
+  }
+  return { prompt, max_tokens, stream: true, stream_options: { include_usage: true } }
+}
+
+/** `POST /api/stream`: the completion as server-sent events, or a JSON error. */
+const stream = async (request: Request, env: Env): Promise<Response> => {
+  const completion = await completionRequest(request)
+  if (typeof completion === "string") return json(400, completion)
+  const upstream = new Request(request.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(completion),
+    signal: request.signal,
+  })
+  const model = env.FRIENDLI_MODEL ?? "meta-llama-3.1-8b-instruct"
+  if (env.FRIENDLI_TOKEN) return proxyCompletionStream(upstream, { ...env, FRIENDLI_MODEL: model })
+  // No token: the mock endpoint, in this isolate; the client reaches it through its `fetch`, not the network.
+  const mock = workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? "delay-first:150,delay:25" })
+  return proxyCompletionStream(
+    upstream,
+    { FRIENDLI_TOKEN: "demo-token", FRIENDLI_BASE_URL: "https://mock.invalid/serverless", FRIENDLI_MODEL: model },
+    { fetch: (input, init) => mock.fetch(new Request(input, init)) },
+  )
+}
+
+/**
+ * The Worker.
+ *
+ * @since 0.1.0
+ */
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const { pathname } = new URL(request.url)
+    if (pathname === "/") {
+      if (request.method !== "GET" && request.method !== "HEAD") return json(405, "Use GET /.")
+      return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } })
+    }
+    if (pathname === "/api/stream") {
+      if (request.method !== "POST") return json(405, "Use POST /api/stream with a JSON body.")
+      return stream(request, env)
+    }
+    return json(404, `No route ${pathname}: the page is at /, the stream at POST /api/stream.`, "not_found")
+  },
+} satisfies ExportedHandler<Env>
