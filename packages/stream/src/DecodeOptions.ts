@@ -17,11 +17,11 @@
  * @since 0.1.0
  */
 export interface DecodeOptions {
-  /** @since 0.1.0 */
+  /** The longest line or event, in characters of decoded text; default 8 MiB. @since 0.1.0 */
   readonly maxEventBytes?: number | undefined
-  /** @since 0.1.0 */
+  /** Whether the body must end with `data: [DONE]`; default `true`. @since 0.1.0 */
   readonly requireDone?: boolean | undefined
-  /** @since 0.1.0 */
+  /** `"strict"` Friendli schemas (default) or `"compatible"` lenient ones. @since 0.1.0 */
   readonly validation?: "strict" | "compatible" | undefined
 }
 
@@ -31,7 +31,7 @@ export interface DecodeOptions {
  * @since 0.1.0
  */
 export interface StrictOptions extends DecodeOptions {
-  /** @since 0.1.0 */
+  /** The strict Friendli schemas. @since 0.1.0 */
   readonly validation?: "strict" | undefined
 }
 
@@ -41,7 +41,7 @@ export interface StrictOptions extends DecodeOptions {
  * @since 0.1.0
  */
 export interface CompatibleOptions extends DecodeOptions {
-  /** @since 0.1.0 */
+  /** The lenient OpenAI-compatible schemas. @since 0.1.0 */
   readonly validation: "compatible"
 }
 

@@ -37,12 +37,12 @@ export function decodeCompletionStream(
   body: ReadableByteStream,
   options?: StrictOptions,
 ): AsyncIterable<CompletionChunk>
-/** @since 0.1.0 */
+/** With `validation: "compatible"`: lenient OpenAI-compatible chunks. @since 0.1.0 */
 export function decodeCompletionStream(
   body: ReadableByteStream,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleCompletionChunk>
-/** @since 0.1.0 */
+/** With the validation chosen at run time: either kind of chunk. @since 0.1.0 */
 export function decodeCompletionStream(
   body: ReadableByteStream,
   options?: DecodeOptions,
@@ -65,12 +65,12 @@ export function decodeChatCompletionStream(
   body: ReadableByteStream,
   options?: StrictOptions,
 ): AsyncIterable<ChatCompletionChunk>
-/** @since 0.1.0 */
+/** With `validation: "compatible"`: lenient OpenAI-compatible chunks. @since 0.1.0 */
 export function decodeChatCompletionStream(
   body: ReadableByteStream,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleChatCompletionChunk>
-/** @since 0.1.0 */
+/** With the validation chosen at run time: either kind of chunk. @since 0.1.0 */
 export function decodeChatCompletionStream(
   body: ReadableByteStream,
   options?: DecodeOptions,

@@ -21,11 +21,11 @@ import type { DecodeError } from "./StreamError.ts"
  * @since 0.1.0
  */
 export interface JsonEventSpec<A, I> {
-  /** @since 0.1.0 */
+  /** The fast path: `true` must mean `schema` decodes the value. @since 0.1.0 */
   readonly guard: (u: unknown) => u is I
-  /** @since 0.1.0 */
+  /** Explains a refused value, and decodes one the guard was stricter about. @since 0.1.0 */
   readonly schema: Schema.Schema<A, I>
-  /** @since 0.1.0 */
+  /** Turns an accepted value into the schema's Type; default: decode with the schema. @since 0.1.0 */
   readonly normalize?: ((i: I) => A) | undefined
 }
 

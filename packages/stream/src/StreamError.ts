@@ -42,9 +42,9 @@ export type SseErrorReason = "EventTooLarge" | "ReadFailed"
  * @since 0.1.0
  */
 export class SseError extends StreamError {
-  /** @since 0.1.0 */
+  /** The failure family. @since 0.1.0 */
   readonly _tag = "SseError" as const
-  /** @since 0.1.0 */
+  /** Which kind of failure of the family. @since 0.1.0 */
   declare readonly reason: SseErrorReason
   /** Bytes read from the body before the failure. @since 0.1.0 */
   declare readonly bytesRead: number
@@ -68,7 +68,7 @@ export class SseError extends StreamError {
  * @since 0.1.0
  */
 export class StreamTruncated extends StreamError {
-  /** @since 0.1.0 */
+  /** The failure family. @since 0.1.0 */
   readonly _tag = "StreamTruncated" as const
   /** Whether the body ended in the middle of an event (a line or event started and never finished). @since 0.1.0 */
   declare readonly midEvent: boolean
@@ -94,7 +94,7 @@ export class StreamTruncated extends StreamError {
  * @since 0.1.0
  */
 export class ApiError extends StreamError {
-  /** @since 0.1.0 */
+  /** The failure family. @since 0.1.0 */
   readonly _tag = "ApiError" as const
   /** The error's `type` (e.g. `"invalid_request_error"`), when the server sent one. @since 0.1.0 */
   declare readonly type: string | undefined
@@ -135,9 +135,9 @@ export type ChunkDecodeErrorReason = "MalformedJson" | "SchemaMismatch"
  * @since 0.1.0
  */
 export class ChunkDecodeError extends StreamError {
-  /** @since 0.1.0 */
+  /** The failure family. @since 0.1.0 */
   readonly _tag = "ChunkDecodeError" as const
-  /** @since 0.1.0 */
+  /** Which kind of failure of the family. @since 0.1.0 */
   declare readonly reason: ChunkDecodeErrorReason
   /** The offending data, cut to at most 512 characters. @since 0.1.0 */
   declare readonly text: string

@@ -23,11 +23,18 @@ export const completionStrict: Codec<Core.CompletionChunk> = guardedCodec({
   normalize: Core.normalizeCompletionChunk,
 })
 
-export const completionCompatible: Codec<Core.CompatibleCompletionChunk> = guardedCodec({
-  guard: Core.isCompatibleCompletionChunk,
-  schema: Core.CompatibleCompletionChunk,
-  normalize: (x) => nullFinishReasons(Core.normalizeCompatibleCompletionChunk(x)),
+/** Compatible chunks read `""` and `"null"` finish reasons as `null`, whichever way the chunk was decoded. */
+const withNullFinishReasons = <C extends Parameters<typeof nullFinishReasons>[0]>(codec: Codec<C>): Codec<C> => ({
+  decode: (value, type, index, id, data) => nullFinishReasons(codec.decode(value, type, index, id, data)),
 })
+
+export const completionCompatible: Codec<Core.CompatibleCompletionChunk> = withNullFinishReasons(
+  guardedCodec({
+    guard: Core.isCompatibleCompletionChunk,
+    schema: Core.CompatibleCompletionChunk,
+    normalize: Core.normalizeCompatibleCompletionChunk,
+  }),
+)
 
 export const chatStrict: Codec<Core.ChatCompletionChunk> = guardedCodec({
   guard: Core.isChatCompletionChunk,
@@ -35,11 +42,13 @@ export const chatStrict: Codec<Core.ChatCompletionChunk> = guardedCodec({
   normalize: Core.normalizeChatCompletionChunk,
 })
 
-export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = guardedCodec({
-  guard: Core.isCompatibleChatCompletionChunk,
-  schema: Core.CompatibleChatCompletionChunk,
-  normalize: (x) => nullFinishReasons(Core.normalizeCompatibleChatCompletionChunk(x)),
-})
+export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = withNullFinishReasons(
+  guardedCodec({
+    guard: Core.isCompatibleChatCompletionChunk,
+    schema: Core.CompatibleChatCompletionChunk,
+    normalize: Core.normalizeCompatibleChatCompletionChunk,
+  }),
+)
 
 export const toolStatus: Codec<Core.ToolStatusEvent> = guardedCodec({
   guard: Core.isToolStatusEvent,
