@@ -124,6 +124,13 @@ describe("CompletionStream.decode", () => {
     assert.match(text.error.message, /upstream overloaded/)
   })
 
+  it("fails with ApiError on an error event that carries no data", async () => {
+    const { items, error } = await decode(`${sseBody([completionChunk("a")], { done: false })}event: error\n\n`)
+    assert.equal(items.length, 1)
+    assert.ok(error instanceof ApiError)
+    assert.match(error.message, /without details/)
+  })
+
   it("fails with ChunkDecodeError MalformedJson, keeping the text cut short and the event's position", async () => {
     const junk = `{"id": ${"x".repeat(5000)}`
     const { items, error } = await decode(`${sseBody([completionChunk("a")], { done: false })}id: 9\ndata: ${junk}\n\n`)

@@ -176,6 +176,13 @@ describe("events layer", () => {
     )
   })
 
+  it("dispatches an error event even without data", () => {
+    assert.deepEqual(
+      collectEvents("event: error\n\n").map((e) => [e.type, e.data]),
+      [["error", ""]],
+    )
+  })
+
   it("ignores unknown fields and a field line without a colon", () => {
     assert.deepEqual(collectEvents("foo: bar\ndata\ndata: a\nevent\n\n"), [
       { type: "message", data: "\na", id: undefined, retry: undefined },

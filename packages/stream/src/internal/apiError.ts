@@ -30,7 +30,12 @@ export const toApiError = (value: unknown, eventIndex: number): ApiError => {
   const inner = outer !== undefined && outer.error != null ? outer.error : value
   const err = asRecord(inner)
   const text = typeof inner === "string" ? inner : undefined
-  const message = str(err?.message) ?? str(err?.detail) ?? text ?? JSON.stringify(inner) ?? "unknown error"
+  const message =
+    str(err?.message) ??
+    str(err?.detail) ??
+    (text === "" ? "an error event without details" : text) ??
+    JSON.stringify(inner) ??
+    "an error without details"
   const type = str(err?.type)
   const rawCode = err?.code ?? err?.status_code ?? err?.status ?? outer?.status_code
   const code = typeof rawCode === "string" || typeof rawCode === "number" ? rawCode : undefined

@@ -9,8 +9,9 @@
  *   id unless it contains U+0000, `retry` sets the reconnection time when it is ASCII digits only (and is ignored
  *   otherwise, never failing the stream); other fields are ignored.
  *
- * One departure, asked for by the decoders above: an event whose data is empty is skipped (WHATWG would dispatch it
- * when a `data:` line was present).
+ * Two departures, asked for by the decoders above: an event whose data is empty is skipped (WHATWG would dispatch it
+ * when a `data:` line was present), except an event named `error`, which is dispatched even without data (WHATWG
+ * would drop it) so that a failure never vanishes.
  */
 import { COLON, LOWER_A, LOWER_D, LOWER_T, SPACE } from "./chars.ts"
 import type { LineSink } from "./lines.ts"
@@ -125,7 +126,8 @@ export class EventParser implements LineSink {
     this.hasData = false
     this.type = ""
     this.retry = undefined
-    if (!hasData || data.length === 0) return true
+    // Events without data are skipped, except an `error` event: a failure must never vanish.
+    if ((!hasData || data.length === 0) && type !== "error") return true
     return this.sink.event(
       type === "" ? "message" : type,
       data,
