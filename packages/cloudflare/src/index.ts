@@ -17,7 +17,11 @@ import {
 } from "@friendli-stream/stream"
 import * as Layer from "effect/Layer"
 
-/** @since 0.1.0 */
+/**
+ * Everything of `@friendli-stream/stream`: the client's types, its errors, the decoders and `FriendliClient`.
+ *
+ * @since 0.1.0
+ */
 export * from "@friendli-stream/stream"
 
 /**
@@ -63,10 +67,15 @@ export const createClient = (options: CloudflareClientOptions = {}): PromiseClie
  * @since 0.1.0
  */
 export interface FriendliEnv {
+  /** The bearer token (`wrangler secret put FRIENDLI_TOKEN`). @since 0.1.0 */
   readonly FRIENDLI_TOKEN?: string
+  /** Sent as `X-Friendli-Team`. @since 0.1.0 */
   readonly FRIENDLI_TEAM?: string
+  /** `"serverless"` (default), `"dedicated"` or `"container"`. @since 0.1.0 */
   readonly FRIENDLI_DEPLOYMENT?: string
+  /** Any OpenAI-compatible server, without `/v1`. @since 0.1.0 */
   readonly FRIENDLI_BASE_URL?: string
+  /** When set, the model of every request, whatever the browser sent. @since 0.1.0 */
   readonly FRIENDLI_MODEL?: string
 }
 

@@ -22,7 +22,11 @@ import {
 } from "@friendli-stream/stream"
 import * as Layer from "effect/Layer"
 
-/** @since 0.1.0 */
+/**
+ * Everything of `@friendli-stream/stream`: the client's types, its errors, the decoders and `FriendliClient`.
+ *
+ * @since 0.1.0
+ */
 export * from "@friendli-stream/stream"
 
 /**
