@@ -11,7 +11,7 @@ const arg = (name: string, fallback: string): string => {
   return i === -1 ? fallback : (process.argv[i + 1] ?? fallback)
 }
 const scale = Number(arg("scale", "1"))
-const rounds = Number(arg("rounds", "5"))
+const rounds = Number(arg("rounds", "7"))
 const only = arg("only", "")
 // `--clock cpu` times with the process's CPU time (user + system), steadier than wall time on a busy machine.
 const cpu = arg("clock", "wall") === "cpu"
