@@ -56,26 +56,6 @@ export const startMock = async (): Promise<Harness> => {
   }
 }
 
-/** Polls until `test` holds (every 5 ms, at most `timeoutMs`). */
-export const eventually = async (what: string, test: () => boolean, timeoutMs = 2000): Promise<void> => {
-  const end = Date.now() + timeoutMs
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}.`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
-/** Iterates a handle: the items delivered, and the error thrown (if any). */
-export const collect = async <A>(it: AsyncIterable<A>): Promise<{ items: Array<A>; error: unknown }> => {
-  const items: Array<A> = []
-  try {
-    for await (const a of it) items.push(a)
-    return { items, error: undefined }
-  } catch (error) {
-    return { items, error }
-  }
-}
-
 /** The API requests the mock saw, oldest first. */
 export const apiRequests = (mock: MockFriendli): ReadonlyArray<RequestRecord> =>
   mock.requests.filter((r) => r.api !== undefined)
@@ -87,13 +67,6 @@ export const chunksSent = (record: RequestRecord): number =>
 export const completionRequest = (prompt = "Say hello", extra: Record<string, unknown> = {}) => ({
   model: MODEL,
   prompt,
-  max_tokens: 12,
-  ...extra,
-})
-
-export const chatRequest = (content = "Say hello", extra: Record<string, unknown> = {}) => ({
-  model: MODEL,
-  messages: [{ role: "user" as const, content }],
   max_tokens: 12,
   ...extra,
 })

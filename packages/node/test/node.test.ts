@@ -1,0 +1,72 @@
+// What only the Node adapter has: its Readable views, and connections counted socket by socket on the server.
+import assert from "node:assert/strict"
+import { collect, eventually } from "@friendli-stream/adapter-suite"
+import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { toNodeReadable } from "../src/index.ts"
+import { apiRequests, chunksSent, completionRequest, type Harness, startMock } from "./support.ts"
+
+let h: Harness
+
+beforeAll(async () => {
+  h = await startMock()
+})
+
+afterAll(async () => {
+  await h.close()
+})
+
+/** A slow stream: one event every 30 ms, about 40 of them. */
+const slow = () => completionRequest("Tell me a long story", { max_tokens: 40 })
+const SLOW = { "x-mock-fault": "delay:30" }
+
+/** Waits for the mock to see the disconnect of the latest request, and returns how long after `at` it came. */
+const disconnectDelay = async (at: number): Promise<number> => {
+  const record = await h.mock.waitForDisconnect(h.mock.lastRequest()!.id, { timeoutMs: 1000 })
+  assert.equal(record.outcome, "disconnected")
+  return record.disconnectedAt! - at
+}
+
+describe("Node Readable views", () => {
+  it("destroying the Node Readable view", async () => {
+    const readable = toNodeReadable(h.client({ headers: SLOW }).completions.stream(slow()))
+    let text = ""
+    let destroyedAt = 0
+    for await (const piece of readable) {
+      text += String(piece)
+      if (text.includes("\n\n")) {
+        destroyedAt = Date.now()
+        readable.destroy()
+        break
+      }
+    }
+    assert.match(text, /^data: \{/)
+    assert.ok((await disconnectDelay(destroyedAt)) <= 50)
+  })
+
+  it("the objects Readable view yields chunks, and the SSE view ends with [DONE]", async () => {
+    const client = h.client()
+    const objects = await collect(toNodeReadable(client.completions.stream(completionRequest()), { mode: "objects" }))
+    assert.ok(objects.items.length > 0)
+    let sse = ""
+    for await (const piece of toNodeReadable(client.completions.stream(completionRequest()))) sse += String(piece)
+    assert.ok(sse.endsWith("data: [DONE]\n\n"))
+    assert.equal(sse.split("\n\n").length - 2, objects.items.length)
+  })
+})
+
+describe("connections", () => {
+  it("leaves no connection open after errors, non-2xx answers and early exits, once the client is closed", async () => {
+    const client = h.client({ maxRetries: 0, idleTimeoutMs: 200 })
+    await collect(client.completions.stream(completionRequest("x", { model: "no-such-model" })))
+    await collect(client.completions.stream({ prompt: "no model" }))
+    const stalled = h.client({ headers: { "x-mock-fault": "stall:1" }, idleTimeoutMs: 100 })
+    await collect(stalled.completions.stream(completionRequest()))
+    for await (const _ of client.completions.stream(completionRequest())) break
+    await eventually("at most one idle pooled connection is left", () => h.openSockets() <= 1)
+    await client.close()
+    await stalled.close()
+    await eventually("no connection is left", () => h.openSockets() === 0)
+    for (const r of apiRequests(h.mock)) assert.notEqual(r.outcome, "pending", `${r.id} is still pending`)
+    assert.ok(chunksSent(h.mock.lastRequest()!) >= 1)
+  })
+})
