@@ -57,7 +57,7 @@ for (const w of all) {
 const bareName = decoders[0]!.name
 const header = ["decoder", ...all.map((w) => w.name)]
 console.log(
-  `\nThroughput (${rounds} interleaved rounds, medians; ms and ratio to the bare loop; Node ${process.versions.node})\n`,
+  `\nThroughput (${rounds} interleaved rounds, medians of ${cpu ? "CPU" : "wall"} time; ms and ratio to the bare loop; Node ${process.versions.node})\n`,
 )
 for (const w of all)
   console.log(`- ${w.name}: ${w.description} (${(w.bytes / 1e6).toFixed(1)} MB, ${w.pieces.length} reads)`)
