@@ -80,6 +80,14 @@ export class LineSplitter {
           return
         }
         start = lf + 1
+        // The empty line that ends an event usually comes right after: no need to search for it.
+        if (text.charCodeAt(start) === LF) {
+          if (!sink.line(text, start, start)) {
+            this.stop()
+            return
+          }
+          start++
+        }
         lf = text.indexOf("\n", start)
       }
     } else {
