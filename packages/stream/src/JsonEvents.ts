@@ -30,8 +30,9 @@ export interface JsonEventSpec<A, I> {
 }
 
 /**
- * Decodes a byte stream of JSON server-sent events with your own guard and schema: `[DONE]`, in-stream errors,
- * truncation and limits behave as in `CompletionStream.decode` (`validation` is ignored: the spec decides).
+ * Decodes a byte stream of JSON server-sent events with your own guard and schema (given as a spec, or as
+ * `(guard, schema, options?)`): `[DONE]`, in-stream errors, truncation and limits behave as in
+ * `CompletionStream.decode` (`validation` is ignored: the spec decides).
  *
  * @example
  * import { Schema, Stream } from "effect"
@@ -44,12 +45,29 @@ export interface JsonEventSpec<A, I> {
  *
  * @since 0.1.0
  */
-export const decodeJsonEvents =
-  <A, I>(spec: JsonEventSpec<A, I>, options?: DecodeOptions) =>
-  <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | DecodeError, R> => {
-    const codec = guardedCodec(spec)
-    return jsonTransform(() => codec, options)(self)
-  }
+export const decodeJsonEvents: {
+  <A, I>(
+    spec: JsonEventSpec<A, I>,
+    options?: DecodeOptions,
+  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<A, E | DecodeError, R>
+  <A, I>(
+    guard: (u: unknown) => u is I,
+    schema: Schema.Schema<A, I>,
+    options?: DecodeOptions,
+  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<A, E | DecodeError, R>
+} = <A, I>(
+  ...args:
+    | [spec: JsonEventSpec<A, I>, options?: DecodeOptions | undefined]
+    | [guard: (u: unknown) => u is I, schema: Schema.Schema<A, I>, options?: DecodeOptions | undefined]
+) => {
+  const [spec, options] =
+    typeof args[0] === "function"
+      ? [{ guard: args[0], schema: args[1] as Schema.Schema<A, I> }, args[2] as DecodeOptions | undefined]
+      : [args[0], args[1] as DecodeOptions | undefined]
+  const codec = guardedCodec(spec)
+  return <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | DecodeError, R> =>
+    jsonTransform(() => codec, options)(self)
+}
 
 /**
  * Like {@link decodeJsonEvents}, reading straight from a `ReadableStream` body.

@@ -200,4 +200,14 @@ describe("decodeJsonEvents", () => {
     assert.equal(error, undefined)
     assert.deepEqual(items, [{ n: 1 }, { n: 2 }])
   })
+
+  it("takes the guard and the schema as two arguments too", async () => {
+    const Tick = Schema.Struct({ n: Schema.Number })
+    const { items, error } = await runAll(
+      pieceStream(reads('data: {"n":1}\n\ndata: {"n":"x"}\n\n')).pipe(decodeJsonEvents(Schema.is(Tick), Tick)),
+    )
+    assert.deepEqual(items, [{ n: 1 }])
+    assert.ok(error instanceof ChunkDecodeError)
+    assert.equal(error.reason, "SchemaMismatch")
+  })
 })
