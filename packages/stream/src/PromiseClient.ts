@@ -23,7 +23,7 @@ import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOp
 import * as FriendliClient from "./FriendliClient.ts"
 import type { Accumulator } from "./internal/client/handle.ts"
 import { StreamHandle as Handle, runOrThrow } from "./internal/client/handle.ts"
-import type { AbortSignalLike, WebReadableStream } from "./internal/client/web.ts"
+import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/client/web.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
 
 /**
@@ -39,6 +39,30 @@ export type AbortSignalInput = AbortSignalLike
  * @since 0.1.0
  */
 export type ByteReadableStream = WebReadableStream
+
+/**
+ * A `Response` as your program types it (the DOM, `@types/node`, Deno, Bun or Workers type).
+ *
+ * @since 0.1.0
+ */
+export type HttpResponse = WebResponse
+
+/**
+ * Headers as `new Headers(init)` takes them: a `Headers`, a record, or name-value pairs.
+ *
+ * @since 0.1.0
+ */
+export type HeadersInput = HeadersInitLike
+
+/**
+ * Options of `toResponse()`: `headers` to add to the response, whether it streams or is an error (e.g. CORS).
+ *
+ * @since 0.1.0
+ */
+export interface StreamResponseInit {
+  /** @since 0.1.0 */
+  readonly headers?: HeadersInput | undefined
+}
 
 /**
  * Options of one request: `signal` aborts it.
@@ -59,10 +83,10 @@ export interface RequestOptions {
 export interface StreamOptions extends RequestOptions, DecodeOptions {}
 
 /**
- * A streamed response. The request is sent when the handle is first read. Read it once, in one of three ways:
- * `for await` over its items, `finalCompletion()`, or `toReadableStream()`; `finalCompletion()` may also be
- * awaited during or after a `for await`. `break`, `abort()` or the request's `signal` abort the request and
- * close the connection; so does cancelling the `ReadableStream`.
+ * A streamed response. The request is sent when the handle is first read. Read it once, in one of four ways:
+ * `for await` over its items, `finalCompletion()`, `toReadableStream()` or `toResponse()`; `finalCompletion()`
+ * may also be awaited during or after a `for await`. `break`, `abort()` or the request's `signal` abort the
+ * request and close the connection; so does cancelling the `ReadableStream` or the `Response`'s body.
  *
  * @since 0.1.0
  */
@@ -71,6 +95,32 @@ export interface StreamHandle<A, F> extends AsyncIterable<A> {
   finalCompletion(): Promise<F>
   /** The stream re-encoded as server-sent events (`data: {json}` ... `data: [DONE]`; a failure as `event: error`). @since 0.1.0 */
   toReadableStream(): ByteReadableStream
+  /**
+   * Answers an HTTP request with the stream: waits for the first item, then resolves to a `200 text/event-stream`
+   * response (`cache-control: no-cache`) whose body is `toReadableStream()`'s server-sent events, passed on as they
+   * arrive, from that item on; a failure after it is the body's last event, `event: error`. A failure before the
+   * first item resolves to a JSON error instead, `{ "error": { "message", "type", "code" } }` (`type`: the error
+   * class, `code`: the upstream status or code), with a status that says whose fault it was:
+   *
+   * | failure before the first item                               | status                                   |
+   * | ----------------------------------------------------------- | ---------------------------------------- |
+   * | upstream 400, 404, 422 or 429 (the request's fault)         | the same, with its `Retry-After`         |
+   * | `InvalidRequestError` (fails the schema, never sent)        | 400                                      |
+   * | `TimeoutError`                                              | 504                                      |
+   * | upstream 401, 403 (the server's credentials), 5xx, other    | 502                                      |
+   * | `ConnectionError`; a stream that broke or reported an error | 502 (an in-stream 400/404/422/429: that) |
+   *
+   * Cancelling the response's body (the client went away) aborts the request. `init.headers` are added to
+   * either response (e.g. CORS headers).
+   *
+   * @example
+   * // Deno.serve, Bun.serve, a Worker's fetch: the completion, streamed to whoever asked for it
+   * const handler = (request: Request) =>
+   *   client.completions.stream({ model, prompt: "Hi" }, { signal: request.signal }).toResponse()
+   *
+   * @since 0.1.0
+   */
+  toResponse(init?: StreamResponseInit): Promise<HttpResponse>
   /** Aborts the request; a pending or later read throws `reason` (an `AbortError` by default). @since 0.1.0 */
   abort(reason?: unknown): void
   /** Whether the request was aborted. @since 0.1.0 */

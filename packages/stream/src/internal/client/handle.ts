@@ -1,8 +1,9 @@
 /**
  * The Promise facade's stream handle: one Effect stream, pulled batch by batch through a `ManagedRuntime`, seen as
- * an `AsyncIterable`, a final accumulated response, or a re-encoded SSE `ReadableStream`. Aborting (the handle,
- * the caller's `AbortSignal`, `break` in `for await`, cancelling the `ReadableStream`) interrupts the pull and
- * closes the request's scope, which aborts the request and closes its connection.
+ * an `AsyncIterable`, a final accumulated response, a re-encoded SSE `ReadableStream`, or a `Response` carrying
+ * it. Aborting (the handle, the caller's `AbortSignal`, `break` in `for await`, cancelling the `ReadableStream` or
+ * the `Response`'s body) interrupts the pull and closes the request's scope, which aborts the request and closes
+ * its connection.
  */
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
@@ -12,14 +13,17 @@ import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { errorResponse, streamResponse } from "./response.ts"
 import { DONE_EVENT, encodeError, encodeEvent } from "./sse.ts"
 import {
   type AbortSignalLike,
   abortError,
   encodeText,
+  type HeadersInitLike,
   makeAbortController,
   makeReadableStream,
   type WebReadableStream,
+  type WebResponse,
 } from "./web.ts"
 
 /** What the handle folds delivered items into. */
@@ -130,12 +134,31 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
   /** The stream as server-sent events: `data: {chunk}` per item, then `data: [DONE]`, or an `event: error`. */
   toReadableStream(): WebReadableStream {
     this.claim()
+    return this.sse(undefined)
+  }
+
+  /** Waits for the first item: then `200` with the server-sent events; a failure before it is a JSON error. */
+  async toResponse(init?: { readonly headers?: HeadersInitLike | undefined }): Promise<WebResponse> {
+    this.claim()
+    let first: IteratorResult<A>
+    try {
+      first = await this.next()
+    } catch (error) {
+      return errorResponse(error, init?.headers)
+    }
+    return streamResponse(this.sse(first), init?.headers)
+  }
+
+  /** The server-sent events, from `first` (an item already read) on. */
+  private sse(first: IteratorResult<A> | undefined): WebReadableStream {
     let closed = false
+    let head = first
     return makeReadableStream({
       pull: async (controller) => {
         if (closed) return
         try {
-          const item = await this.next()
+          const item = head ?? (await this.next())
+          head = undefined
           if (item.done) {
             closed = true
             controller.enqueue(encodeText(DONE_EVENT))
@@ -161,7 +184,7 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
   private claim(): void {
     if (this.consumed) {
       throw new TypeError(
-        "This stream was already consumed: iterate it, call finalCompletion() or toReadableStream() once " +
+        "This stream was already consumed: iterate it, call finalCompletion(), toReadableStream() or toResponse() once " +
           "(finalCompletion() may also be called while iterating).",
       )
     }

@@ -16,11 +16,10 @@ export const encodeEvent = (item: unknown): string => {
 /** The event that ends a stream. */
 export const DONE_EVENT = "data: [DONE]\n\n"
 
-/**
- * A failure as an `event: error` with the OpenAI error shape, which `Sse.decode`-based decoders (ours included)
- * read back as an in-stream `ApiError`.
- */
-export const encodeError = (error: unknown): string => {
+/** A failure in the OpenAI error shape: `type` is the error's `type` or class (`_tag`), `code` its code or status. */
+export const errorObject = (
+  error: unknown,
+): { readonly message: string; readonly type: string; readonly code: string | number | null } => {
   const e = error as { message?: unknown; _tag?: unknown; type?: unknown; code?: unknown; status?: unknown }
   const message = typeof e?.message === "string" ? e.message : String(error)
   const type = typeof e?.type === "string" ? e.type : typeof e?._tag === "string" ? e._tag : "error"
@@ -30,5 +29,12 @@ export const encodeError = (error: unknown): string => {
       : typeof e?.status === "number"
         ? e.status
         : null
-  return `event: error\ndata: ${JSON.stringify({ error: { message, type, code } })}\n\n`
+  return { message, type, code }
 }
+
+/**
+ * A failure as an `event: error` with the OpenAI error shape, which `Sse.decode`-based decoders (ours included)
+ * read back as an in-stream `ApiError`.
+ */
+export const encodeError = (error: unknown): string =>
+  `event: error\ndata: ${JSON.stringify({ error: errorObject(error) })}\n\n`

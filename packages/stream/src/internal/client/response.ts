@@ -1,0 +1,39 @@
+/**
+ * A stream as the answer to an HTTP request (`StreamHandle.toResponse`): `200 text/event-stream` once the first item
+ * is there, or, for a failure before it, a JSON error whose status says whose fault it was, read from the typed
+ * error (never from its SSE re-encoding).
+ */
+import { InvalidRequestError, StatusError, TimeoutError } from "../../ClientError.ts"
+import { ApiError } from "../../StreamError.ts"
+import { errorObject } from "./sse.ts"
+import { type HeadersInitLike, makeResponse, type WebReadableStream, type WebResponse } from "./web.ts"
+
+/** Upstream statuses that are the request's fault (400, 404, 422, 429): the caller gets them as they are. */
+const REQUEST_SIDE: ReadonlySet<number> = new Set([400, 404, 422, 429])
+
+/**
+ * The status of a failure before the first item: the upstream's own for a request-side 4xx, 400 for a request
+ * that fails the schema, 504 for a timeout, and 502 for the rest (the server's credentials refused with 401/403,
+ * a 5xx, a connection error, a stream that broke or said it failed).
+ */
+export const failureStatus = (error: unknown): number => {
+  if (error instanceof InvalidRequestError) return 400
+  if (error instanceof TimeoutError) return 504
+  if (error instanceof StatusError) return REQUEST_SIDE.has(error.status) ? error.status : 502
+  if (error instanceof ApiError && typeof error.code === "number" && REQUEST_SIDE.has(error.code)) return error.code
+  return 502
+}
+
+/** A failure before the first item as `{ "error": { message, type, code } }`, with `Retry-After` when passed on. */
+export const errorResponse = (error: unknown, headers: HeadersInitLike | undefined): WebResponse => {
+  const status = failureStatus(error)
+  const wait = error instanceof StatusError && status === error.status ? error.retryAfterMs : undefined
+  return makeResponse(`${JSON.stringify({ error: errorObject(error) })}\n`, status, headers, {
+    "content-type": "application/json",
+    ...(wait === undefined ? {} : { "retry-after": String(Math.ceil(wait / 1000)) }),
+  })
+}
+
+/** The server-sent events as a `200` response, not cached. */
+export const streamResponse = (body: WebReadableStream, headers: HeadersInitLike | undefined): WebResponse =>
+  makeResponse(body, 200, headers, { "content-type": "text/event-stream" }, { "cache-control": "no-cache" })
