@@ -83,15 +83,6 @@ type ErrorBody = { readonly message: string; readonly type: string; readonly cod
 
 const jsonError = (status: number, error: ErrorBody): Response => Response.json({ error }, { status })
 
-// `toReadableStream()` turns a failure before the first chunk into its first event, `event: error` with the OpenAI
-// error shape (`code`: the HTTP status of a status error); the proxy answers it with that status instead.
-const STATUS_BY_TYPE: Readonly<Record<string, number>> = { TimeoutError: 504, InvalidRequestError: 400 }
-const failure = (event: string): Response => {
-  const { error } = JSON.parse(event.slice(event.indexOf("data: ") + 6)) as { error: ErrorBody }
-  const status = typeof error.code === "number" && error.code >= 400 && error.code < 600 ? error.code : undefined
-  return jsonError(status ?? STATUS_BY_TYPE[error.type] ?? 502, error)
-}
-
 const proxy =
   (api: "completions" | "chat") =>
   async (request: Request, env: FriendliEnv, options: CloudflareClientOptions = {}): Promise<Response> => {
@@ -113,25 +104,15 @@ const proxy =
     const req = (model === undefined ? body : { ...body, model }) as never
     const o = { signal: request.signal }
     const handle = api === "chat" ? client.chat.stream(req, o) : client.completions.stream(req, o)
-    const reader = handle.toReadableStream().getReader()
-    const first = await reader.read()
-    const head = first.done ? "" : new TextDecoder().decode(first.value)
-    if (head.startsWith("event: error\n")) return failure(head)
-    const sse = new ReadableStream<Uint8Array>({
-      start: (controller) => (first.done ? controller.close() : controller.enqueue(first.value)),
-      pull: async (controller) => {
-        const next = await reader.read()
-        next.done ? controller.close() : controller.enqueue(next.value)
-      },
-      cancel: (reason) => reader.cancel(reason),
-    })
-    return new Response(sse, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } })
+    return handle.toResponse()
   }
 
 /**
  * Answers a browser's `POST` of a completion request (JSON) with the upstream stream as server-sent events, each
- * chunk passed on as it arrives; a failure before the first chunk is a JSON `{ error }` with its HTTP status, one
- * after it an `event: error`. The token comes from `env.FRIENDLI_TOKEN`; the browser leaving aborts the upstream.
+ * chunk passed on as it arrives (the stream handle's `toResponse()`): a failure before the first chunk is a JSON
+ * `{ error }` whose status says whose fault it was (the upstream's 400, 404, 422 or 429; 400 for a request that
+ * fails the schema, 504 for a timeout, 502 for the rest), one after it an `event: error`. The token comes from
+ * `env.FRIENDLI_TOKEN`; the browser leaving aborts the upstream.
  *
  * @since 0.1.0
  */

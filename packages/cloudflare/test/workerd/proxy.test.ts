@@ -98,16 +98,25 @@ describe("proxyCompletionStream", () => {
     assert.ok(error instanceof ApiError, String(error))
   })
 
-  it("answers a failure before the first chunk as a JSON error with its status", async () => {
+  it("answers a failure before the first chunk as a JSON error whose status says whose fault it was", async () => {
     const notFound = await post(completion({ model: "no-such-model" }))
     assert.equal(notFound.status, 404)
     const body = (await notFound.json()) as { error: { message: string; type: string; code: number } }
     assert.equal(body.error.type, "NotFoundError")
     assert.match(body.error.message, /no-such-model/)
 
+    // The upstream failing is not the browser's fault: a bad gateway, with the upstream's status in the body.
     await mock.queueFaults("status:503", "status:503", "status:503")
     const unavailable = await post(completion())
-    assert.equal(unavailable.status, 503)
+    assert.equal(unavailable.status, 502)
+    const failed = (await unavailable.json()) as { error: { type: string; code: number } }
+    assert.deepEqual([failed.error.type, failed.error.code], ["ServerError", 503])
+    const refused = await proxyCompletionStream(
+      new Request("http://worker/", { method: "POST", body: JSON.stringify(completion()) }),
+      { ...env, FRIENDLI_TOKEN: "not-the-token" },
+    )
+    assert.equal(refused.status, 502, "the Worker's own token refused (401) is not the browser's fault")
+    assert.equal(((await refused.json()) as { error: { code: number } }).error.code, 401)
 
     const invalid = await post(completion({ max_tokens: 0 }))
     assert.equal(invalid.status, 400)
