@@ -132,11 +132,12 @@ describe("the Worker with a token", () => {
     assert.equal(seen?.body.model, "my-model")
   })
 
-  it("answers a refused token with the upstream's 401 as a JSON error, before any stream", async () => {
+  it("answers a refused token with a 502 JSON error carrying the upstream's 401, before any stream", async () => {
     const res = await app.fetch(streamRequest({ prompt: "Hi" }), withToken("flp_wrong"))
-    assert.equal(res.status, 401)
+    assert.equal(res.status, 502)
     assert.equal(res.headers.get("content-type"), "application/json")
-    const { error } = (await res.json()) as { error: { message: string } }
+    const { error } = (await res.json()) as { error: { message: string; code: unknown } }
+    assert.equal(error.code, 401)
     assert.ok(error.message.length > 0)
   })
 })
