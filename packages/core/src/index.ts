@@ -6,5 +6,15 @@
  *
  * @since 0.1.0
  */
+/**
+ * Deployment kinds and their base URLs.
+ *
+ * @since 0.1.0
+ */
 export * from "./Deployment.ts"
+/**
+ * The generated Schemas, guards, normalizers and types (see `openapi/friendli.yaml`).
+ *
+ * @since 0.1.0
+ */
 export * from "./generated/index.ts"
