@@ -52,18 +52,6 @@ const liveUpstream = () => {
 
 const event = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`
 
-/** Reads a body up to the end of its first event. */
-const readEvent = async (reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> => {
-  const decoder = new TextDecoder()
-  let text = ""
-  while (!text.includes("\n\n")) {
-    const { done, value } = await reader.read()
-    if (done) break
-    text += decoder.decode(value, { stream: true })
-  }
-  return text
-}
-
 const eventually = async (check: () => boolean, what: string) => {
   for (let i = 0; i < 100 && !check(); i++) await delay(10)
   assert.ok(check(), what)
@@ -82,7 +70,12 @@ describe("StreamHandle.toResponse", () => {
     assert.equal(response.headers.get("content-type"), "text/event-stream")
     assert.equal(response.headers.get("cache-control"), "no-cache")
     const reader = response.body!.getReader()
-    assert.equal(await readEvent(reader), event(chunk("a")), "the first chunk, before the upstream sent more")
+    const first = await reader.read()
+    assert.equal(
+      new TextDecoder().decode(first.value),
+      event(chunk("a")),
+      "the first chunk, before the upstream sent more",
+    )
     await upstream.send(`${event(chunk("b"))}${event(chunk("", "stop"))}data: [DONE]\n\n`)
     await upstream.end()
     let rest = ""
@@ -202,7 +195,7 @@ describe("StreamHandle.toResponse", () => {
     const answered = handle.toResponse()
     await upstream.send(event(chunk("a")))
     const reader = (await answered).body!.getReader()
-    await readEvent(reader)
+    assert.equal(new TextDecoder().decode((await reader.read()).value), event(chunk("a")))
     assert.equal(upstream.state.cancelled, false)
     await reader.cancel()
     await eventually(() => upstream.state.cancelled, "the upstream body was cancelled")
