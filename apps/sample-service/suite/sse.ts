@@ -1,4 +1,5 @@
-// Test helpers: a POST to the app, and a plain SSE reader (independent of the code under test).
+// Test helpers of the samples (the Deno and Bun apps, the Worker): a POST to the app, and a plain SSE reader
+// (independent of the code under test). Web standards only.
 
 /** `POST /v1/stream` with a JSON body (a string is sent as it is). */
 export const post = (url: string, body: unknown, signal?: AbortSignal): Promise<Response> =>

@@ -1,0 +1,126 @@
+/**
+ * The service's Web handler (`Request` in, `Response` out, nothing else): the routes, the request parsing, the usage
+ * text and the JSON errors; the stream itself is the stream handle's `toResponse()`.
+ */
+import type { PromiseClient } from "@friendli-stream/stream"
+
+/**
+ * The model of requests that name none, unless the app is given another.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_MODEL = "meta-llama-3.1-8b-instruct"
+
+/**
+ * A JSON error, `{ "error": { "message", "type", "code": null } }`, with `status` (and `headers`).
+ *
+ * @since 0.1.0
+ */
+export const jsonError = (
+  status: number,
+  message: string,
+  type = "invalid_request_error",
+  headers: Readonly<Record<string, string>> = {},
+): Response =>
+  new Response(`${JSON.stringify({ error: { message, type, code: null } })}\n`, {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  })
+
+/**
+ * A completion request as a person sends it: the body of `POST /v1/stream`, or the query of `GET /v1/stream`.
+ *
+ * @since 0.1.0
+ */
+export interface StreamRequest {
+  readonly prompt: string
+  readonly max_tokens: number
+  readonly model?: string
+}
+
+/**
+ * Reads and checks a request's `prompt`, `max_tokens` (default 64, at most `maxTokens`, default 4096) and `model`,
+ * from the JSON body of a `POST` or the query of a `GET`; a string is what was wrong with it.
+ *
+ * @since 0.1.0
+ */
+export const readStreamRequest = async (
+  request: Request,
+  { maxTokens = 4096 }: { readonly maxTokens?: number } = {},
+): Promise<StreamRequest | string> => {
+  let input: Record<string, unknown>
+  if (request.method === "GET") {
+    const query = new URL(request.url).searchParams
+    input = Object.fromEntries(query)
+    if (query.has("max_tokens")) input.max_tokens = Number(query.get("max_tokens"))
+  } else {
+    let body: unknown
+    try {
+      body = await request.json()
+    } catch {
+      return 'The body is not JSON: send {"prompt": "..."}.'
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return 'The body must be a JSON object: {"prompt": "..."}.'
+    }
+    input = body as Record<string, unknown>
+  }
+  const { prompt, max_tokens = 64, model } = input
+  if (typeof prompt !== "string" || prompt.trim() === "") return "`prompt` must be a non-empty string."
+  if (typeof max_tokens !== "number" || !Number.isInteger(max_tokens) || max_tokens < 1 || max_tokens > maxTokens) {
+    return `\`max_tokens\` must be a whole number from 1 to ${maxTokens}.`
+  }
+  if (model !== undefined && (typeof model !== "string" || model === "")) return "`model` must be a non-empty string."
+  return { prompt, max_tokens, ...(model === undefined ? {} : { model }) }
+}
+
+const usage = (
+  runtime: string,
+  origin: string,
+): string => `friendli-stream on ${runtime}: streams a completion as server-sent events.
+
+  POST /v1/stream  {"prompt": "Once upon a time", "max_tokens": 32, "model": "..."}
+  GET  /v1/stream?prompt=Once+upon+a+time&max_tokens=32
+
+  curl -N ${origin}/v1/stream -d '{"prompt":"Once upon a time"}'
+`
+
+/**
+ * The service's request handler: `GET /` (usage), `POST /v1/stream` and `GET /v1/stream?prompt=` (the completion
+ * as server-sent events, `data: {chunk}` … `data: [DONE]`). A bad request is a 400 JSON error; a failure before the
+ * first chunk a JSON error too, one after it an `event: error` in the stream (the stream handle's `toResponse()`).
+ * A client that goes away aborts the request to the model server.
+ *
+ * @since 0.1.0
+ */
+export const makeHandler =
+  (
+    client: PromiseClient,
+    { runtime, defaultModel = DEFAULT_MODEL }: { readonly runtime: string; readonly defaultModel?: string | undefined },
+  ) =>
+  async (request: Request): Promise<Response> => {
+    const url = new URL(request.url)
+    if (url.pathname === "/") {
+      if (request.method !== "GET") return jsonError(405, "Use GET /.", undefined, { allow: "GET" })
+      return new Response(usage(runtime, url.origin), { headers: { "content-type": "text/plain; charset=utf-8" } })
+    }
+    if (url.pathname !== "/v1/stream") {
+      return jsonError(404, `No route ${url.pathname}: use POST /v1/stream.`, "not_found")
+    }
+    if (request.method !== "POST" && request.method !== "GET") {
+      return jsonError(405, "Use POST (or GET) /v1/stream.", undefined, { allow: "GET, POST" })
+    }
+    const input = await readStreamRequest(request)
+    if (typeof input === "string") return jsonError(400, input)
+    const stream = client.completions.stream(
+      {
+        model: input.model ?? defaultModel,
+        prompt: input.prompt,
+        max_tokens: input.max_tokens,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: request.signal },
+    )
+    return await stream.toResponse()
+  }

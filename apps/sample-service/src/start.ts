@@ -1,0 +1,134 @@
+/**
+ * Starting a sample: the mock when there is no token, the client, the server, and closing them in order. What is a
+ * runtime's own (its adapter's `createClient`, how it serves the mock, its HTTP server) comes in as functions.
+ */
+import type { PromiseClient } from "@friendli-stream/stream"
+import { createMockFriendli, type MockFriendli } from "@friendli-stream/testing"
+import { makeHandler } from "./handler.ts"
+
+/**
+ * The pacing of the embedded mock (a fault spec): like a live server, 150 ms to the first token, 25 ms between.
+ *
+ * @since 0.1.0
+ */
+export const MOCK_FAULTS = "delay-first:150,delay:25"
+
+/**
+ * Where a sample listens and where it streams from.
+ *
+ * @since 0.1.0
+ */
+export interface AppOptions {
+  /** Default: the sample's own (8000 on Deno, 3000 on Bun); 0 picks a free port. */
+  readonly port?: number | undefined
+  /** Default `127.0.0.1`. */
+  readonly hostname?: string | undefined
+  /** The Friendli token. Without one the app streams from a mock endpoint it serves itself. */
+  readonly token?: string | undefined
+  /** Any OpenAI-compatible server, without `/v1`; default Friendli's serverless endpoint. */
+  readonly baseURL?: string | undefined
+  /** The model of requests that name none; default `meta-llama-3.1-8b-instruct`. */
+  readonly model?: string | undefined
+  /** The embedded mock's pacing (a fault spec); default {@link MOCK_FAULTS}. */
+  readonly mockFaults?: string | undefined
+}
+
+/**
+ * A running sample.
+ *
+ * @since 0.1.0
+ */
+export interface RunningApp {
+  /** e.g. `http://127.0.0.1:8000` (no trailing slash). */
+  readonly url: string
+  /** The embedded mock endpoint, when the app runs without a token. */
+  readonly mock: MockFriendli | undefined
+  /** The mock's own URL, when there is one. */
+  readonly mockUrl: string | undefined
+  /** Stops listening, ends the streams in flight and closes the client and the mock. */
+  close(): Promise<void>
+}
+
+/**
+ * What a runtime brings to a sample.
+ *
+ * @since 0.1.0
+ */
+export interface SampleRuntime {
+  /** The runtime's name, in the usage text: `"Deno"`, `"Bun"`. */
+  readonly name: string
+  /** The port when the options name none. */
+  readonly defaultPort: number
+  /** The runtime adapter's `createClient`. */
+  readonly createClient: (options: { readonly token: string; readonly baseURL?: string }) => PromiseClient
+  /** Serves the mock on a free port of 127.0.0.1 (`serveDeno`, `serveBun`). */
+  readonly serveMock: (mock: MockFriendli) => Promise<{ readonly url: string; close(): Promise<void> }>
+  /** Serves `handler` on `port` (0: a free one) of `hostname`: the port it listens on, and how to stop it. */
+  readonly listen: (
+    handler: (request: Request) => Promise<Response>,
+    address: { readonly port: number; readonly hostname: string },
+  ) => { readonly port: number; stop(): Promise<void> }
+}
+
+/**
+ * Starts a sample on a runtime. Without a token it first serves the mock Friendli endpoint on a free port of
+ * 127.0.0.1 and points the client at it (with a demo token).
+ *
+ * @since 0.1.0
+ */
+export const startSample = async (runtime: SampleRuntime, options: AppOptions = {}): Promise<RunningApp> => {
+  const mock =
+    options.token === undefined ? createMockFriendli({ faults: options.mockFaults ?? MOCK_FAULTS }) : undefined
+  const mockServer = mock === undefined ? undefined : await runtime.serveMock(mock)
+  const baseURL = mockServer === undefined ? options.baseURL : `${mockServer.url}/serverless`
+  const client = runtime.createClient({
+    token: options.token ?? "demo-token",
+    ...(baseURL === undefined ? {} : { baseURL }),
+  })
+  const hostname = options.hostname ?? "127.0.0.1"
+  const server = runtime.listen(makeHandler(client, { runtime: runtime.name, defaultModel: options.model }), {
+    port: options.port ?? runtime.defaultPort,
+    hostname,
+  })
+  return {
+    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${server.port}`,
+    mock,
+    mockUrl: mockServer?.url,
+    close: async () => {
+      // Closing the client ends every stream in flight, so that the server can shut down.
+      await client.close()
+      await mockServer?.close()
+      await server.stop()
+    },
+  }
+}
+
+/**
+ * A sample's options from its environment: `PORT`, `HOST`, `FRIENDLI_TOKEN`, `FRIENDLI_BASE_URL`,
+ * `FRIENDLI_MODEL`; an empty variable counts as unset.
+ *
+ * @since 0.1.0
+ */
+export const optionsFromEnv = (env: (name: string) => string | undefined): AppOptions => {
+  const get = (name: string) => env(name) || undefined
+  const port = get("PORT")
+  return {
+    ...(port === undefined ? {} : { port: Number(port) }),
+    hostname: get("HOST"),
+    token: get("FRIENDLI_TOKEN"),
+    baseURL: get("FRIENDLI_BASE_URL"),
+    model: get("FRIENDLI_MODEL"),
+  }
+}
+
+/**
+ * What a sample prints once it listens: where the mock is (without a token), its URL and a `curl` to try.
+ *
+ * @since 0.1.0
+ */
+export const banner = (app: RunningApp, name: string): string =>
+  [
+    ...(app.mockUrl === undefined ? [] : [`No FRIENDLI_TOKEN: streaming from the embedded mock at ${app.mockUrl}`]),
+    `friendli ${name} listening on ${app.url}`,
+    `try: curl -N ${app.url}/v1/stream -d '{"prompt":"Once upon a time"}'`,
+  ].join("\n")

@@ -1,0 +1,30 @@
+/**
+ * The tests every sample runs on its runtime, declared with `@friendli-stream/test-harness`: the app in-process on
+ * a free port, driven over HTTP (chunks as they arrive, `[DONE]`, the 400/404/405 JSON errors, the usage text, the
+ * abort reaching the mock, a token sent to the server it is pointed at, the status of a refused request), and the
+ * sample's one command, `pnpm --filter <package> start`, as a child process with no configuration.
+ *
+ * @example
+ * import { appSuite } from "@friendli-stream/sample-service/suite"
+ * import { serveDeno } from "@friendli-stream/testing/deno"
+ * import { startApp } from "../../main.ts"
+ *
+ * appSuite({ name: "Deno", packageName: "@friendli-stream/deno-app", startApp, serveMock: serveDeno })
+ *
+ * @since 0.1.0
+ */
+import { type AppUnderTest, appTests } from "./app.ts"
+import { commandTests } from "./command.ts"
+
+export type { AppUnderTest } from "./app.ts"
+export { post, readSse, textOf } from "./sse.ts"
+
+/**
+ * Declares the whole suite for one sample.
+ *
+ * @since 0.1.0
+ */
+export const appSuite = (app: AppUnderTest & { readonly packageName: string }): void => {
+  appTests(app)
+  commandTests(app.packageName)
+}
