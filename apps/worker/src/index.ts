@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import { type FriendliEnv, proxyCompletionStream } from "@friendli-stream/cloudflare"
+import { DEFAULT_MODEL, jsonError, MOCK_FAULTS, readStreamRequest } from "@friendli-stream/sample-service"
 import { workerMock } from "@friendli-stream/testing/worker"
 import { PAGE } from "./page.ts"
 
@@ -27,38 +28,27 @@ export interface Env extends FriendliEnv {
 /** The longest completion the page may ask for. */
 const MAX_TOKENS = 1024
 
-const json = (status: number, message: string, type = "invalid_request_error"): Response =>
-  Response.json({ error: { message, type, code: null } }, { status })
-
-/**
- * Reads the page's `{ prompt, max_tokens }` and makes the completion request the Worker sends: the browser
- * chooses only these two; the model comes from `FRIENDLI_MODEL`. A string is what was wrong with it.
- */
-const completionRequest = async (request: Request): Promise<Record<string, unknown> | string> => {
-  const body: unknown = await request.json().catch(() => undefined)
-  if (typeof body !== "object" || body === null) return 'The body must be JSON: {"prompt": "...", "max_tokens": 64}.'
-  const { prompt, max_tokens = 64 } = body as { prompt?: unknown; max_tokens?: unknown }
-  if (typeof prompt !== "string" || prompt.trim() === "") return "Type a prompt first."
-  if (typeof max_tokens !== "number" || !Number.isInteger(max_tokens) || max_tokens < 1 || max_tokens > MAX_TOKENS) {
-    return `max_tokens must be a whole number from 1 to ${MAX_TOKENS}.`
-  }
-  return { prompt, max_tokens, stream: true, stream_options: { include_usage: true } }
-}
-
 /** `POST /api/stream`: the completion as server-sent events, or a JSON error. */
 const stream = async (request: Request, env: Env): Promise<Response> => {
-  const completion = await completionRequest(request)
-  if (typeof completion === "string") return json(400, completion)
+  // The page chooses the prompt and max_tokens only; the model is the Worker's (FRIENDLI_MODEL).
+  const input = await readStreamRequest(request, { maxTokens: MAX_TOKENS })
+  if (typeof input === "string") return jsonError(400, input)
+  const completion = {
+    prompt: input.prompt,
+    max_tokens: input.max_tokens,
+    stream: true,
+    stream_options: { include_usage: true },
+  }
   const upstream = new Request(request.url, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(completion),
     signal: request.signal,
   })
-  const model = env.FRIENDLI_MODEL ?? "meta-llama-3.1-8b-instruct"
+  const model = env.FRIENDLI_MODEL ?? DEFAULT_MODEL
   if (env.FRIENDLI_TOKEN) return proxyCompletionStream(upstream, { ...env, FRIENDLI_MODEL: model })
   // No token: the mock endpoint, in this isolate; the client reaches it through its `fetch`, not the network.
-  const mock = workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? "delay-first:150,delay:25" })
+  const mock = workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? MOCK_FAULTS })
   return proxyCompletionStream(
     upstream,
     { FRIENDLI_TOKEN: "demo-token", FRIENDLI_BASE_URL: "https://mock.invalid/serverless", FRIENDLI_MODEL: model },
@@ -75,13 +65,13 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname } = new URL(request.url)
     if (pathname === "/") {
-      if (request.method !== "GET" && request.method !== "HEAD") return json(405, "Use GET /.")
+      if (request.method !== "GET" && request.method !== "HEAD") return jsonError(405, "Use GET /.")
       return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } })
     }
     if (pathname === "/api/stream") {
-      if (request.method !== "POST") return json(405, "Use POST /api/stream with a JSON body.")
+      if (request.method !== "POST") return jsonError(405, "Use POST /api/stream with a JSON body.")
       return stream(request, env)
     }
-    return json(404, `No route ${pathname}: the page is at /, the stream at POST /api/stream.`, "not_found")
+    return jsonError(404, `No route ${pathname}: the page is at /, the stream at POST /api/stream.`, "not_found")
   },
 } satisfies ExportedHandler<Env>

@@ -3,6 +3,7 @@
 
 import { env as cloudflareEnv, exports } from "cloudflare:workers"
 import assert from "node:assert/strict"
+import { readSse } from "@friendli-stream/sample-service/suite/sse"
 import { describe, it } from "@friendli-stream/test-harness"
 import { workerMock } from "@friendli-stream/testing/worker"
 import app from "../../src/index.ts"
@@ -16,31 +17,6 @@ const streamRequest = (body: unknown): Request =>
     headers: { "content-type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
   })
-
-/** The `data:` of every event, and how many reads the body came in. */
-const readSse = async (response: Response): Promise<{ events: Array<string>; reads: number }> => {
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ""
-  let reads = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    reads++
-    text += decoder.decode(value, { stream: true })
-  }
-  const events = text
-    .split("\n\n")
-    .filter((block) => block.trim() !== "")
-    .map((block) =>
-      block
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("\n"),
-    )
-  return { events, reads }
-}
 
 describe("the Worker without a token (the mock in its isolate)", () => {
   it("serves the page: a prompt, a Send button, the output and the live TTFT and tokens/s", async () => {
