@@ -5,31 +5,23 @@ import { once } from "node:events"
 import { request as httpRequest } from "node:http"
 import { createRequire } from "node:module"
 import { connect } from "node:net"
-import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { describe, it } from "@friendli-stream/test-harness"
 import { createMockFriendli, requestIdOf } from "../../src/index.ts"
-import { type RunningServer, serveNode } from "../../src/Node.ts"
+import { serveNode } from "../../src/Node.ts"
 import { accumulateText, completionsBody, readStream, sleep } from "../helpers.ts"
+import { abortAfterFirstEvent, describeServed, headers, PATH } from "../support/serveSuite.ts"
 
-const PATH = "/serverless/v1/completions"
-const headers = { authorization: "Bearer t", "content-type": "application/json" }
-
-describe("serveNode", () => {
-  const mock = createMockFriendli()
-  let server: RunningServer
-
-  beforeAll(async () => {
-    server = await serveNode(mock)
-  })
-  afterAll(async () => {
-    await server.close()
-  })
+describeServed("serveNode", serveNode, (served) => {
+  const { mock } = served
 
   it("listens on 127.0.0.1 and a free port", () => {
+    const { server } = served
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/)
     assert.ok(server.port > 0)
   })
 
   it("streams one completion over a real socket, equal to the non-streamed answer", async () => {
+    const { server } = served
     const body = completionsBody({ max_tokens: 8, seed: 1 })
     const res = await fetch(`${server.url}${PATH}`, { method: "POST", headers, body: JSON.stringify(body) })
     assert.equal(res.status, 200)
@@ -46,17 +38,7 @@ describe("serveNode", () => {
   })
 
   it("sees a client that goes away within 50 ms", async () => {
-    const abort = new AbortController()
-    const res = await fetch(`${server.url}${PATH}`, {
-      method: "POST",
-      headers: { ...headers, "x-mock-fault": "stall:1" },
-      body: JSON.stringify(completionsBody()),
-      signal: abort.signal,
-    })
-    const reader = res.body!.getReader()
-    await reader.read()
-    const abortedAt = Date.now()
-    abort.abort()
+    const { res, abortedAt } = await abortAfterFirstEvent(served.server.url)
     const record = await mock.waitForDisconnect(requestIdOf(res), { timeoutMs: 2000 })
     assert.equal(record.outcome, "disconnected")
     assert.ok(record.disconnectedAt! - abortedAt < 50, `disconnect seen after ${record.disconnectedAt! - abortedAt} ms`)
@@ -65,7 +47,7 @@ describe("serveNode", () => {
   it("resets the TCP connection on the reset fault", async () => {
     const error = await new Promise<NodeJS.ErrnoException>((resolve, reject) => {
       const req = httpRequest(
-        `${server.url}${PATH}`,
+        `${served.server.url}${PATH}`,
         { method: "POST", headers: { ...headers, "x-mock-fault": "reset:1" } },
         (res) => {
           res.on("data", () => {})
@@ -82,7 +64,7 @@ describe("serveNode", () => {
   })
 
   it("streams with backpressure: a client that does not read stops the producer", async () => {
-    const socket = connect(server.port, "127.0.0.1")
+    const socket = connect(served.server.port, "127.0.0.1")
     await once(socket, "connect")
     socket.pause()
     const payload = JSON.stringify(completionsBody({ n: 16, max_tokens: 4000, ignore_eos: true, logprobs: 20 }))
