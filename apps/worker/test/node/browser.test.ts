@@ -5,8 +5,8 @@ import assert from "node:assert/strict"
 import { existsSync, mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { type StartedWorker, startWorker } from "@friendli-stream/test-harness/wrangler"
 import { type Browser, chromium, type Page } from "playwright-core"
-import { unstable_startWorker } from "wrangler"
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const REPORTS = fileURLToPath(new URL("../../reports/", import.meta.url))
@@ -36,7 +36,7 @@ const samplesOf = (page: Page) =>
   page.evaluate(() => (window as unknown as { samples: Array<{ length: number; state: string | undefined }> }).samples)
 
 describe("the page in a headless Chromium, served by wrangler dev", () => {
-  let worker: Awaited<ReturnType<typeof unstable_startWorker>> | undefined
+  let worker: StartedWorker | undefined
   let browser: Browser | undefined
   let url: string
   const pageErrors: Array<string> = []
@@ -49,19 +49,8 @@ describe("the page in a headless Chromium, served by wrangler dev", () => {
       )
     }
     mkdirSync(REPORTS, { recursive: true })
-    process.env.WRANGLER_SEND_METRICS = "false"
-    worker = await unstable_startWorker({
-      config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)),
-      dev: {
-        server: { hostname: "127.0.0.1", port: 0 },
-        inspector: false,
-        watch: false,
-        persist: false,
-        logLevel: "none",
-      },
-    })
-    await worker.ready
-    url = (await worker.url).origin
+    worker = await startWorker({ config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)) })
+    url = worker.url
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -79,7 +68,7 @@ describe("the page in a headless Chromium, served by wrangler dev", () => {
 
   afterAll(async () => {
     await browser?.close()
-    await worker?.dispose()
+    await worker?.stop()
   }, 30_000)
 
   const openPage = async (): Promise<Page> => {

@@ -4,40 +4,28 @@ import assert from "node:assert/strict"
 import { fileURLToPath } from "node:url"
 import { MOCK_OPTIONS, MODEL, TOKEN } from "@friendli-stream/adapter-suite/mock"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { type StartedWorker, startWorker } from "@friendli-stream/test-harness/wrangler"
 import { createMockFriendli, type MockFriendli } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
-import { unstable_startWorker } from "wrangler"
 
 describe("proxyCompletionStream behind wrangler, over real sockets", () => {
   let mock: MockFriendli
   let upstream: RunningServer
-  let worker: Awaited<ReturnType<typeof unstable_startWorker>>
+  let worker: StartedWorker | undefined
   let url: string
 
   beforeAll(async () => {
-    process.env.WRANGLER_SEND_METRICS = "false"
     mock = createMockFriendli(MOCK_OPTIONS)
     upstream = await serveNode(mock)
-    worker = await unstable_startWorker({
+    worker = await startWorker({
       config: fileURLToPath(new URL("./wrangler.jsonc", import.meta.url)),
-      bindings: {
-        FRIENDLI_TOKEN: { type: "plain_text", value: TOKEN },
-        FRIENDLI_BASE_URL: { type: "plain_text", value: `${upstream.url}/serverless` },
-      },
-      dev: {
-        server: { hostname: "127.0.0.1", port: 0 },
-        inspector: false,
-        watch: false,
-        persist: false,
-        logLevel: "none",
-      },
+      vars: { FRIENDLI_TOKEN: TOKEN, FRIENDLI_BASE_URL: `${upstream.url}/serverless` },
     })
-    await worker.ready
-    url = (await worker.url).origin
+    url = worker.url
   }, 60_000)
 
   afterAll(async () => {
-    await worker?.dispose()
+    await worker?.stop()
     await upstream?.close()
   }, 30_000)
 

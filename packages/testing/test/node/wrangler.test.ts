@@ -3,33 +3,22 @@
 import assert from "node:assert/strict"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
-import { unstable_startWorker } from "wrangler"
+import { type StartedWorker, startWorker } from "@friendli-stream/test-harness/wrangler"
 import { accumulateText, completionsBody, readStream } from "../helpers.ts"
 
 const PATH = "/serverless/v1/completions"
 const headers = { authorization: "Bearer t", "content-type": "application/json" }
 
 describe("the Worker on wrangler", () => {
-  let worker: Awaited<ReturnType<typeof unstable_startWorker>>
+  let worker: StartedWorker | undefined
   let url: string
 
   beforeAll(async () => {
-    process.env.WRANGLER_SEND_METRICS = "false"
-    worker = await unstable_startWorker({
-      config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)),
-      dev: {
-        server: { hostname: "127.0.0.1", port: 0 },
-        inspector: false,
-        watch: false,
-        persist: false,
-        logLevel: "none",
-      },
-    })
-    await worker.ready
-    url = (await worker.url).origin
+    worker = await startWorker({ config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)) })
+    url = worker.url
   }, 60_000)
   afterAll(async () => {
-    await worker?.dispose()
+    await worker?.stop()
   }, 30_000)
 
   it("streams one completion over a real socket, equal to the non-streamed answer", async () => {
