@@ -16,11 +16,11 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import {
   type ClientConfigError,
   type ClientOptions,
-  FriendliClient,
-  makePromiseClient,
+  FetchAdapter,
+  type FriendliClient,
   type PromiseClient,
 } from "@friendli-stream/stream"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 
 /**
  * Everything of `@friendli-stream/stream`: the client's types, its errors, the decoders and `FriendliClient`.
@@ -39,26 +39,27 @@ export interface BunClientOptions extends ClientOptions {
   readonly fetch?: FriendliClient.FetchFunction | undefined
 }
 
+const adapter = FetchAdapter.make<BunClientOptions>()
+
 /**
  * The `HttpClient` layer: Effect's `FetchHttpClient` on `fetch` (default: Bun's global `fetch`).
  *
  * @since 0.1.0
  */
 export const httpClientLayer: (fetch?: FriendliClient.FetchFunction) => Layer.Layer<HttpClient.HttpClient> =
-  FriendliClient.fetchHttpClient
+  adapter.httpClientLayer
 
 /**
  * The Effect client on Bun: provide it, then `yield* FriendliClient.FriendliClient`.
  *
  * @since 0.1.0
  */
-export const layer = (options: BunClientOptions = {}): Layer.Layer<FriendliClient.FriendliClient, ClientConfigError> =>
-  Layer.provide(FriendliClient.layer(options), httpClientLayer(options.fetch))
+export const layer: (options?: BunClientOptions) => Layer.Layer<FriendliClient.FriendliClient, ClientConfigError> =
+  adapter.layer
 
 /**
  * The Promise client on Bun; throws `ClientConfigError` for options that cannot work (e.g. no token).
  *
  * @since 0.1.0
  */
-export const createClient = (options: BunClientOptions = {}): PromiseClient =>
-  makePromiseClient(httpClientLayer(options.fetch), options)
+export const createClient: (options?: BunClientOptions) => PromiseClient = adapter.createClient

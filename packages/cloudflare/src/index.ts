@@ -11,11 +11,11 @@ import type { DeploymentKind } from "@friendli-stream/core"
 import {
   type ClientConfigError,
   type ClientOptions,
-  FriendliClient,
-  makePromiseClient,
+  FetchAdapter,
+  type FriendliClient,
   type PromiseClient,
 } from "@friendli-stream/stream"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 
 /**
  * Everything of `@friendli-stream/stream`: the client's types, its errors, the decoders and `FriendliClient`.
@@ -34,31 +34,31 @@ export interface CloudflareClientOptions extends ClientOptions {
   readonly fetch?: FriendliClient.FetchFunction | undefined
 }
 
+const adapter = FetchAdapter.make<CloudflareClientOptions>()
+
 /**
  * The `HttpClient` layer: Effect's `FetchHttpClient` on `fetch` (default: the Worker's global `fetch`).
  *
  * @since 0.1.0
  */
 export const httpClientLayer: (fetch?: FriendliClient.FetchFunction) => Layer.Layer<HttpClient.HttpClient> =
-  FriendliClient.fetchHttpClient
+  adapter.httpClientLayer
 
 /**
  * The Effect client on Workers: provide it, then `yield* FriendliClient.FriendliClient`.
  *
  * @since 0.1.0
  */
-export const layer = (
-  options: CloudflareClientOptions = {},
-): Layer.Layer<FriendliClient.FriendliClient, ClientConfigError> =>
-  Layer.provide(FriendliClient.layer(options), httpClientLayer(options.fetch))
+export const layer: (
+  options?: CloudflareClientOptions,
+) => Layer.Layer<FriendliClient.FriendliClient, ClientConfigError> = adapter.layer
 
 /**
  * The Promise client on Workers; throws `ClientConfigError` for options that cannot work (e.g. no token).
  *
  * @since 0.1.0
  */
-export const createClient = (options: CloudflareClientOptions = {}): PromiseClient =>
-  makePromiseClient(httpClientLayer(options.fetch), options)
+export const createClient: (options?: CloudflareClientOptions) => PromiseClient = adapter.createClient
 
 /**
  * The bindings the proxies read: `FRIENDLI_TOKEN` (a secret), and optionally `FRIENDLI_TEAM`, `FRIENDLI_DEPLOYMENT`,

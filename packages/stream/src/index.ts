@@ -17,6 +17,8 @@ export * from "./DecodeOptions.ts"
 /** @since 0.1.0 */
 export * from "./Facade.ts"
 /** @since 0.1.0 */
+export * as FetchAdapter from "./FetchAdapter.ts"
+/** @since 0.1.0 */
 export * as FriendliClient from "./FriendliClient.ts"
 /** @since 0.1.0 */
 export * as JsonEvents from "./JsonEvents.ts"
