@@ -58,7 +58,8 @@ const integer = (name: string, value: string | undefined, min: number): number |
 export const parseCli = (argv: ReadonlyArray<string>): CliOptions => {
   let parsed: ReturnType<typeof parse>
   try {
-    parsed = parse(argv)
+    // `pnpm start -- flags` hands the `--` on; it separates pnpm's arguments from ours, not ours from the prompt.
+    parsed = parse(argv[0] === "--" ? argv.slice(1) : argv)
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error))
   }

@@ -22,6 +22,14 @@ describe("the command line", () => {
     assert.equal(parseCli(["--base-url", "http://gpu:8000"]).baseUrl, "http://gpu:8000")
   })
 
+  it("reads flags after the -- that pnpm start passes on", () => {
+    const o = parseCli(["--", "Hi", "--max-tokens", "3", "--json"])
+    assert.deepStrictEqual(
+      { prompt: o.prompt, maxTokens: o.maxTokens, json: o.json },
+      { prompt: "Hi", maxTokens: 3, json: true },
+    )
+  })
+
   it("names the flag whose value is not a whole number", () => {
     assert.throws(
       () => parseCli(["--max-tokens", "ten"]),
