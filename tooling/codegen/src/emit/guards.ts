@@ -88,6 +88,11 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
     const id = identifier(c.name)
     const writer = guardWriter(identifier, `is${id}`)
     const body = guardBody(c.node, writer)
+    const normalized = needsNormalize(c.node, model)
+    // Computed before the helpers are written: a union member's test may hoist a helper of its own.
+    const statements = normalized
+      ? normalizeStatements(c.node, model, identifier, writer.expression, "x", (e) => `y = ${e}`, 0)
+      : []
     out.push(
       jsdoc(
         `Tells whether a value is a \`${c.name}\` on the wire: a compiled check with the same verdict as\n\`Schema.is(Schema.encodedBoundSchema(${id}))\`, without allocating.`,
@@ -97,8 +102,6 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
       "",
       ...writer.helpers.flatMap((h) => [h, ""]),
     )
-    const normalized = needsNormalize(c.node, model)
-    const statements = normalized ? normalizeStatements(c.node, model, identifier, "x", (e) => `y = ${e}`, 0) : []
     out.push(
       jsdoc(
         normalized

@@ -2,7 +2,6 @@
  * The statements that turn a valid wire value into its decoded form in place. Only the `"null"` alias
  * differs between the two forms today; everything else is left untouched.
  */
-import { unionGuard } from "../constructs/composition.ts"
 import { isIdentifier } from "../constructs/context.ts"
 import type { Model, Node } from "../ir.ts"
 
@@ -30,28 +29,23 @@ export const needsNormalize = (node: Node, model: Model, seen: Set<string> = new
   }
 }
 
-const simpleGuard = (node: Node, value: string, identifier: (name: string) => string): string => {
-  // Only refs and the alias are told apart here; other members never need normalizing.
-  if (node.kind === "ref") return `is${identifier(node.name)}(${value})`
-  if (node.kind === "nullAlias") return `${value} === "null"`
-  return unionGuard({ kind: "union", members: [node] }, value, () => "false")
-}
-
 /**
  * Statements that normalize `value` (an identifier); `assign` writes a replacement where the value came from
- * (its parent's slot, or the variable itself at the top).
+ * (its parent's slot, or the variable itself at the top). `guardOf` is the guards' own expression writer: a union
+ * normalizes the value as the first member that needs it and accepts it.
  */
 export const normalizeStatements = (
   node: Node,
   model: Model,
   identifier: (name: string) => string,
+  guardOf: (node: Node, value: string) => string,
   value: string,
   assign: ((expression: string) => string) | undefined,
   depth: number,
 ): Array<string> => {
   if (!needsNormalize(node, model)) return []
   const nested = (n: Node, v: string, a: ((e: string) => string) | undefined): Array<string> =>
-    normalizeStatements(n, model, identifier, v, a, depth + 1)
+    normalizeStatements(n, model, identifier, guardOf, v, a, depth + 1)
   switch (node.kind) {
     case "nullAlias":
       return assign === undefined ? [] : [`if (${value} === "null") ${assign("null")}`]
@@ -67,7 +61,7 @@ export const normalizeStatements = (
         .map((m) => {
           const inner =
             m.kind === "nullAlias" ? (assign === undefined ? [] : [assign("null")]) : nested(m, value, assign)
-          return `if (${m.kind === "ref" || m.kind === "nullAlias" ? simpleGuard(m, value, identifier) : "true"}) {\n${indent(inner)}\n}`
+          return `if (${guardOf(m, value)}) {\n${indent(inner)}\n}`
         })
       return [branches.join(" else ")]
     }

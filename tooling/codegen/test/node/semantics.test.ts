@@ -156,4 +156,26 @@ describe("generated guards and schemas", () => {
     assert.equal(same, value, "normalizes in place")
     assert.deepStrictEqual(value, { r: null, list: ["stop", null, null] })
   }, 30_000)
+
+  it("normalizes each member of a union of inline shapes as the member the value is", async () => {
+    const dir = join(work, "union-members")
+    mkdirSync(dir, { recursive: true })
+    const doc = documentOf(
+      {
+        anyOf: [
+          { type: "object", required: ["r"], properties: { r: { $ref: "#/components/schemas/N" } } },
+          { type: "array", items: { $ref: "#/components/schemas/N" } },
+        ],
+      },
+      { N: { anyOf: [{ const: "null", "x-decode-to-null": true }, { enum: ["stop"] }] } },
+    )
+    const { files } = await generate(doc, { source: "test" })
+    for (const f of files) writeFileSync(join(dir, f.path), f.contents)
+    const mod = (await import(join(dir, "index.ts"))) as Record<string, unknown>
+    const normalize = mod.normalizeSubject as (u: unknown) => unknown
+    const decode = Schema.decodeUnknownSync(mod.Subject as Schema.Schema<unknown, unknown>)
+    for (const v of [{ r: "null" }, { r: "stop" }, ["null", "stop"], []]) {
+      assert.deepStrictEqual(normalize(structuredClone(v)), decode(v))
+    }
+  }, 30_000)
 })
