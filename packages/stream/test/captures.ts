@@ -5,10 +5,9 @@
  * (node:fs works on all three; workerd has no file access).
  */
 import assert from "node:assert/strict"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
-import process from "node:process"
-import { fileURLToPath } from "node:url"
+import { readdirSync, readFileSync } from "node:fs"
 import { describe, it } from "@friendli-stream/test-harness"
+import { requireShared, sharedPath } from "@friendli-stream/test-harness/shared"
 import * as Stream from "effect/Stream"
 import {
   ApiError,
@@ -23,8 +22,8 @@ import {
 } from "../src/index.ts"
 import { cutEvery, iterateAll, pieceStream, runAll, testBody } from "./support.ts"
 
-/** The repository's root is three folders up from test/; the shared data sits beside the repository. */
-const CAPTURES = fileURLToPath(new URL("../../../../shared/reference/captures/", import.meta.url))
+/** The captures, in the team's shared/ folder beside the repository. */
+const CAPTURES = sharedPath("reference/captures/")
 
 type Kind = "chat" | "completion"
 type Outcome =
@@ -150,10 +149,17 @@ const ERRORS = { ApiError, StreamTruncated, SchemaMismatch: ChunkDecodeError } a
 /** Declares the capture suite (call it from a runtime's test file). */
 export const captureSuite = (runtime: string): void => {
   describe(`real captures (${runtime})`, () => {
-    if (!existsSync(CAPTURES)) {
-      if (process.env.CI) {
+    let present: string | undefined
+    let missing: unknown
+    try {
+      present = requireShared("reference/captures/")
+    } catch (error) {
+      missing = error
+    }
+    if (present === undefined) {
+      if (missing !== undefined) {
         it("finds ../shared/reference/captures (required in CI)", () => {
-          assert.fail(`${CAPTURES} is missing: CI must run with shared/ beside the repository`)
+          throw missing
         })
       } else {
         it(`skips: ${CAPTURES} is absent (it sits beside the repository; CI requires it)`, () => {})

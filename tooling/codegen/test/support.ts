@@ -27,17 +27,3 @@ export const parsed = (
     warnings: warnings.map((w) => w.message),
   }
 }
-
-/**
- * The path of a file under the team's read-only `shared/` folder (beside the repository), or undefined when
- * it is absent (outside the team's machines). In CI it must be there: its absence is then an error.
- */
-export const sharedFile = async (relative: string): Promise<string | undefined> => {
-  const { existsSync } = await import("node:fs")
-  const { resolve } = await import("node:path")
-  const path = resolve(import.meta.dirname, "../../../../shared", relative)
-  if (existsSync(path)) return path
-  if (process.env.CI) throw new Error(`${path} is missing: CI must have ../shared beside the repository`)
-  console.warn(`skipping: ${path} is absent (it exists only on the team's machines)`)
-  return undefined
-}

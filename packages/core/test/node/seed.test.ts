@@ -1,10 +1,8 @@
 import assert from "node:assert/strict"
-import { existsSync, readFileSync } from "node:fs"
-import { resolve } from "node:path"
+import { readFileSync } from "node:fs"
 import { describe, it } from "@friendli-stream/test-harness"
+import { requireShared } from "@friendli-stream/test-harness/shared"
 import { isCompletionChunk, normalizeCompletionChunk } from "../../src/index.ts"
-
-const seed = resolve(import.meta.dirname, "../../../../../shared/seed/completions-chunk-object.txt")
 
 /** The JSON of every `data:` block in the seed document (a block runs until a blank line). */
 const dataBlocks = (text: string): Array<string> =>
@@ -16,11 +14,8 @@ const dataBlocks = (text: string): Array<string> =>
 
 describe("the seed document", () => {
   it("has only chunks that validate: content chunks with a token, the finish chunk without, the usage chunk", () => {
-    if (!existsSync(seed)) {
-      if (process.env.CI) throw new Error(`${seed} is missing: CI must have ../shared beside the repository`)
-      console.warn(`skipping: ${seed} is absent (it exists only on the team's machines)`)
-      return
-    }
+    const seed = requireShared("seed/completions-chunk-object.txt")
+    if (seed === undefined) return
     const chunks = dataBlocks(readFileSync(seed, "utf8")).map((json) => JSON.parse(json) as unknown)
     assert.equal(chunks.length, 12, "three copies of the four example chunks")
     for (const chunk of chunks) assert.equal(isCompletionChunk(chunk), true, JSON.stringify(chunk))

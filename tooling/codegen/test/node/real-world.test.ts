@@ -3,17 +3,17 @@ import { spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { describe, it } from "@friendli-stream/test-harness"
+import { requireShared } from "@friendli-stream/test-harness/shared"
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
 import { expect } from "vitest"
 import { generate, parseDocument } from "../../src/generate.ts"
-import { sharedFile } from "../support.ts"
 
 const out = resolve(import.meta.dirname, "../../node_modules/.cache/friendli-public")
 const repoRoot = resolve(import.meta.dirname, "../../../..")
 
 /** Generates from Friendli's public (older, larger) OpenAPI document, read from ../shared. */
 const generated = async () => {
-  const spec = await sharedFile("reference/friendli-openapi/openapi.yaml")
+  const spec = requireShared("reference/friendli-openapi/openapi.yaml")
   if (spec === undefined) return undefined
   rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
