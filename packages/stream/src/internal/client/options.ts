@@ -1,19 +1,20 @@
 /** Client options: defaults, the environment, and checks that fail early with `ClientConfigError`. */
-import { type DeploymentKind, defaultBaseUrls, isDeploymentKind } from "@friendli-stream/core"
+import { defaultBaseUrls, isDeploymentKind } from "@friendli-stream/core"
 import { ClientConfigError } from "../../ClientError.ts"
 import type { ClientOptions, ResolvedClientOptions } from "../../ClientOptions.ts"
 import { readEnv } from "./env.ts"
 
 /** The defaults of the options that have one. */
-export const DEFAULTS: {
-  readonly deployment: DeploymentKind
-  readonly maxRetries: number
-  readonly initialRetryDelayMs: number
-  readonly maxRetryDelayMs: number
-  readonly maxRetryAfterMs: number
-  readonly firstByteTimeoutMs: number
-  readonly idleTimeoutMs: number
-} = {
+export const DEFAULTS: Pick<
+  ResolvedClientOptions,
+  | "deployment"
+  | "maxRetries"
+  | "initialRetryDelayMs"
+  | "maxRetryDelayMs"
+  | "maxRetryAfterMs"
+  | "firstByteTimeoutMs"
+  | "idleTimeoutMs"
+> = {
   deployment: "serverless",
   maxRetries: 2,
   initialRetryDelayMs: 500,
