@@ -1,11 +1,9 @@
 // Shared set-up of the Node suites: the mock Friendli endpoint on a real socket, and a count of its connections.
 import type { Socket } from "node:net"
+import { MOCK_OPTIONS, MODEL, testClientOptions } from "@friendli-stream/adapter-suite"
 import { createMockFriendli, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
 import { createClient, type NodeClientOptions, type PromiseClient } from "../src/index.ts"
-
-export const TOKEN = "test-token"
-export const MODEL = "meta-llama-3.1-8b-instruct"
 
 export interface Harness {
   readonly mock: MockFriendli
@@ -21,7 +19,7 @@ export interface Harness {
 }
 
 export const startMock = async (): Promise<Harness> => {
-  const mock = createMockFriendli({ tokens: [TOKEN], models: [MODEL] })
+  const mock = createMockFriendli(MOCK_OPTIONS)
   const served = await serveNode(mock)
   const sockets = new Set<Socket>()
   served.server.on("connection", (socket: Socket) => {
@@ -36,16 +34,7 @@ export const startMock = async (): Promise<Harness> => {
     baseURL,
     openSockets: () => sockets.size,
     client: (options = {}) => {
-      const client = createClient({
-        token: TOKEN,
-        baseURL,
-        maxRetries: 2,
-        initialRetryDelayMs: 20,
-        maxRetryDelayMs: 40,
-        firstByteTimeoutMs: 2000,
-        idleTimeoutMs: 1000,
-        ...options,
-      })
+      const client = createClient({ ...testClientOptions(baseURL), ...options })
       clients.push(client)
       return client
     },

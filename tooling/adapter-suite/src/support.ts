@@ -32,6 +32,21 @@ export interface AdapterUnderTest {
   readonly fetchOption?: boolean
 }
 
+/**
+ * The options of a client under test, on the mock at `baseURL`: its token, fast retries and short timeouts.
+ *
+ * @since 0.1.0
+ */
+export const testClientOptions = (baseURL: string): ClientOptions => ({
+  token: TOKEN,
+  baseURL,
+  maxRetries: 2,
+  initialRetryDelayMs: 20,
+  maxRetryDelayMs: 40,
+  firstByteTimeoutMs: 2000,
+  idleTimeoutMs: 1000,
+})
+
 /** The suite's state: the adapter, the mock it serves, and clients on it that are closed at the end. */
 export interface Context {
   readonly adapter: AdapterUnderTest
@@ -63,13 +78,7 @@ export const makeContext = (adapter: AdapterUnderTest): Context & { start(): Pro
     baseURL: () => `${current().url}/serverless`,
     client: (options = {}) => {
       const client = adapter.createClient({
-        token: TOKEN,
-        baseURL: `${current().url}/serverless`,
-        maxRetries: 2,
-        initialRetryDelayMs: 20,
-        maxRetryDelayMs: 40,
-        firstByteTimeoutMs: 2000,
-        idleTimeoutMs: 1000,
+        ...testClientOptions(`${current().url}/serverless`),
         ...options,
       })
       clients.push(client)
