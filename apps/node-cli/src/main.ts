@@ -4,7 +4,7 @@
  * endpoint in-process (on 127.0.0.1) and streams from it; with a token it talks to the real API.
  */
 import { type ClientError, createClient, StreamError } from "@friendli-stream/node"
-import { createMockFriendli } from "@friendli-stream/testing"
+import { createMockFriendli, LIVE_PACING } from "@friendli-stream/testing"
 import { serveNode } from "@friendli-stream/testing/node"
 import { parseCli, UsageError, usage } from "./args.ts"
 import { showStream, startStream } from "./session.ts"
@@ -19,8 +19,7 @@ const main = async (): Promise<number> => {
   }
   const token = process.env.FRIENDLI_TOKEN
   // The embedded mock paces its tokens like a live server, so the stream is seen as it arrives.
-  const mock =
-    token === undefined ? await serveNode(createMockFriendli({ faults: "delay-first:150,delay:25" })) : undefined
+  const mock = token === undefined ? await serveNode(createMockFriendli({ faults: LIVE_PACING })) : undefined
   if (mock) process.stderr.write(`No FRIENDLI_TOKEN: streaming from the embedded mock endpoint at ${mock.url}\n\n`)
   const deployment = o.endpoint !== undefined ? "dedicated" : o.baseUrl !== undefined ? "container" : "serverless"
   const client = createClient({

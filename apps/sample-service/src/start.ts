@@ -3,15 +3,8 @@
  * runtime's own (its adapter's `createClient`, how it serves the mock, its HTTP server) comes in as functions.
  */
 import type { PromiseClient } from "@friendli-stream/stream"
-import { createMockFriendli, type MockFriendli } from "@friendli-stream/testing"
+import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-stream/testing"
 import { makeHandler } from "./handler.ts"
-
-/**
- * The pacing of the embedded mock (a fault spec): like a live server, 150 ms to the first token, 25 ms between.
- *
- * @since 0.1.0
- */
-export const MOCK_FAULTS = "delay-first:150,delay:25"
 
 /**
  * Where a sample listens and where it streams from.
@@ -29,7 +22,7 @@ export interface AppOptions {
   readonly baseURL?: string | undefined
   /** The model of requests that name none; default `meta-llama-3.1-8b-instruct`. */
   readonly model?: string | undefined
-  /** The embedded mock's pacing (a fault spec); default {@link MOCK_FAULTS}. */
+  /** The embedded mock's pacing (a fault spec); default the mock's `LIVE_PACING`. */
   readonly mockFaults?: string | undefined
 }
 
@@ -78,7 +71,7 @@ export interface SampleRuntime {
  */
 export const startSample = async (runtime: SampleRuntime, options: AppOptions = {}): Promise<RunningApp> => {
   const mock =
-    options.token === undefined ? createMockFriendli({ faults: options.mockFaults ?? MOCK_FAULTS }) : undefined
+    options.token === undefined ? createMockFriendli({ faults: options.mockFaults ?? LIVE_PACING }) : undefined
   const mockServer = mock === undefined ? undefined : await runtime.serveMock(mock)
   const baseURL = mockServer === undefined ? options.baseURL : `${mockServer.url}/serverless`
   const client = runtime.createClient({

@@ -11,7 +11,8 @@
  * @since 0.1.0
  */
 import { type FriendliEnv, proxyCompletionStream } from "@friendli-stream/cloudflare"
-import { DEFAULT_MODEL, jsonError, MOCK_FAULTS, readStreamRequest } from "@friendli-stream/sample-service"
+import { DEFAULT_MODEL, jsonError, readStreamRequest } from "@friendli-stream/sample-service"
+import { LIVE_PACING } from "@friendli-stream/testing"
 import { workerMock } from "@friendli-stream/testing/worker"
 import { PAGE } from "./page.ts"
 
@@ -48,7 +49,7 @@ const stream = async (request: Request, env: Env): Promise<Response> => {
   const model = env.FRIENDLI_MODEL ?? DEFAULT_MODEL
   if (env.FRIENDLI_TOKEN) return proxyCompletionStream(upstream, { ...env, FRIENDLI_MODEL: model })
   // No token: the mock endpoint, in this isolate; the client reaches it through its `fetch`, not the network.
-  const mock = workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? MOCK_FAULTS })
+  const mock = workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? LIVE_PACING })
   return proxyCompletionStream(
     upstream,
     { FRIENDLI_TOKEN: "demo-token", FRIENDLI_BASE_URL: "https://mock.invalid/serverless", FRIENDLI_MODEL: model },
