@@ -11,6 +11,20 @@ import type { Decoder } from "./decoder.ts"
 import { BodyPuller } from "./pull.ts"
 import type { ByteStream } from "./web.ts"
 
+type Pull<A> = Effect.Effect<Chunk.Chunk<A>, Option.Option<DecodeError>>
+
+const END = Effect.fail(Option.none())
+
+/** One batch per step: `None` ends the stream, a `StreamError` fails it, anything else is a defect. */
+const pullFrom = <A>(puller: BodyPuller<A>): Pull<A> =>
+  Effect.async<Chunk.Chunk<A>, Option.Option<DecodeError>>((resume) => {
+    puller.pull({
+      batch: (out) => resume(out.length === 0 ? END : Effect.succeed(Chunk.unsafeFromArray(out))),
+      fail: (e) => resume(e instanceof StreamError ? Effect.fail(Option.some(e as DecodeError)) : Effect.die(e)),
+    })
+    return Effect.sync(() => puller.abandon())
+  })
+
 /** A stream of the outputs of a body; ending or interrupting it cancels the body. */
 export const fromBody = <A>(body: ByteStream, make: () => Decoder<A>): Stream.Stream<A, DecodeError> =>
   Stream.unwrapScoped(
@@ -19,16 +33,6 @@ export const fromBody = <A>(body: ByteStream, make: () => Decoder<A>): Stream.St
         Effect.sync(() => new BodyPuller(body, make())),
         (puller) => Effect.promise(() => puller.cancel()),
       ),
-      (puller) =>
-        Stream.repeatEffectChunkOption(
-          Effect.async<Chunk.Chunk<A>, Option.Option<DecodeError>>((resume) => {
-            puller.next().then(
-              (out) =>
-                resume(out.length === 0 ? Effect.fail(Option.none()) : Effect.succeed(Chunk.unsafeFromArray(out))),
-              (e: unknown) =>
-                resume(e instanceof StreamError ? Effect.fail(Option.some(e as DecodeError)) : Effect.die(e)),
-            )
-          }),
-        ),
+      (puller) => Stream.repeatEffectChunkOption(pullFrom(puller)),
     ),
   )
