@@ -172,6 +172,9 @@ const oursEffectChunks: Decode = (body) =>
     }),
   )
 
+const oursEffectFold: Decode = (body) =>
+  Effect.runPromise(Stream.runFold(CompletionStream.fromReadableStream(body), 0, (n, c) => n + weigh(c) + 1))
+
 const oursEffectDecode: Decode = (body) => count(CompletionStream.decode(bytesOf(body)))
 
 const oursFacade: Decode = async (body) => {
@@ -186,6 +189,7 @@ export const decoders: ReadonlyArray<{ readonly name: string; readonly decode: D
   { name: "ours: Effect (fromReadableStream)", decode: oursEffect, ours: true },
   { name: "ours: plain facade (for await)", decode: oursFacade, ours: true },
   { name: "ours: Effect, runForEachChunk", decode: oursEffectChunks },
+  { name: "ours: Effect, runFold", decode: oursEffectFold },
   { name: "ours: Effect (decode(Stream.fromReadableStream))", decode: oursEffectDecode },
   { name: "eventsource-parser + JSON.parse", decode: eventsourceParser },
   { name: "openai SDK Stream", decode: openai },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench`: throughput, latency and memory, each in its own process on Node 24 (tooling/node24), because the
+// `pnpm bench`: throughput, latency, memory and Effect's sinks, each in its own process on Node 24 (tooling/node24), because the
 // openai SDK (v7) and the AI SDK (provider-utils v5) we compare with need Node >= 22. Node 24 runs the TypeScript
 // sources as they are. `--quick` runs small workloads (a smoke test, not a measurement).
 import { spawnSync } from "node:child_process"
@@ -22,3 +22,4 @@ const run = (file, args) => {
 run("throughput.ts", quick ? ["--scale", "0.05", "--rounds", "2"] : [])
 run("latency.ts", quick ? ["--events", "100"] : [])
 run("memory.ts", quick ? ["--mib", "64"] : [])
+run("effect-sinks.ts", [])

@@ -9,6 +9,7 @@ import {
   CompletionStream,
   type DecodeOptions,
   decodeJsonEvents,
+  SseError,
   StreamError,
   StreamTruncated,
 } from "../src/index.ts"
@@ -141,6 +142,28 @@ describe("CompletionStream.decode", () => {
     assert.equal(error.eventId, "9")
     assert.ok(error.text.length < 600)
     assert.ok(error.text.startsWith('{"id": xxx'))
+  })
+
+  it("fails at a malformed event even when more chunks and [DONE] follow it in the same read", async () => {
+    const after = sseBody([completionChunk("c")])
+    const { items, error } = await decode(`${sseBody([completionChunk("a")], { done: false })}data: {oops\n\n${after}`)
+    assert.deepEqual(
+      items.map((c) => c.choices[0]?.text),
+      ["a"],
+    )
+    assert.ok(error instanceof ChunkDecodeError)
+    assert.equal(error.eventIndex, 1)
+  })
+
+  it("delivers the chunks before an oversized line in the same read, then fails with EventTooLarge", async () => {
+    const before = sseBody([completionChunk("a"), completionChunk("b")], { done: false })
+    const { items, error } = await decode(`${before}data: ${"x".repeat(4096)}\n\n`, { maxEventBytes: 1024 })
+    assert.deepEqual(
+      items.map((c) => c.choices[0]?.text),
+      ["a", "b"],
+    )
+    assert.ok(error instanceof SseError)
+    assert.equal(error.reason, "EventTooLarge")
   })
 
   it("fails with ChunkDecodeError SchemaMismatch, explaining what was wrong", async () => {

@@ -15,6 +15,8 @@ export interface Stage<A> extends EventSink {
   readonly sawDone: boolean
   /** Whether the body must end with `[DONE]` or at an event boundary; `false` accepts any end (raw SSE). */
   readonly checksEnd: boolean
+  /** Finishes the events of one read (a stage may defer their costly part to here); throws the typed errors. */
+  flush(): void
 }
 
 /** The decoder's limits and end rules. */
@@ -82,12 +84,15 @@ export class Decoder<A> {
   }
 
   private feed(text: string): void {
+    let failure: unknown
     try {
       this.lines.push(text)
     } catch (e) {
-      if (e instanceof LineTooLong || e instanceof EventTooLong) throw this.tooLarge()
-      throw e
+      failure = e instanceof LineTooLong || e instanceof EventTooLong ? this.tooLarge() : e
     }
+    // The events before an oversized line are whole: they are delivered, or fail first.
+    this.stage.flush()
+    if (failure !== undefined) throw failure
     if (this.lines.stopped) this.stopped = true
   }
 

@@ -21,4 +21,5 @@ export class SseStage implements Stage<SseEvent> {
     this.out.push({ event, data, id, retry })
     return true
   }
+  flush(): void {}
 }
