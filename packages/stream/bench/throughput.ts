@@ -11,7 +11,7 @@ const arg = (name: string, fallback: string): string => {
   return i === -1 ? fallback : (process.argv[i + 1] ?? fallback)
 }
 const scale = Number(arg("scale", "1"))
-const rounds = Number(arg("rounds", "7"))
+const rounds = Number(arg("rounds", "11"))
 const only = arg("only", "")
 // `--clock cpu` times with the process's CPU time (user + system), steadier than wall time on a busy machine.
 const cpu = arg("clock", "wall") === "cpu"
@@ -21,6 +21,8 @@ const now = cpu
       return (u.user + u.system) / 1000
     }
   : () => performance.now()
+const gc = (globalThis as { gc?: (options?: { type: "minor" | "major" }) => void }).gc
+const minorGc = gc === undefined ? () => {} : () => gc({ type: "minor" })
 const chosen = only === "" ? decoders : decoders.filter((d) => only.split(",").some((o) => d.name.includes(o)))
 
 const median = (xs: ReadonlyArray<number>): number => {
@@ -39,8 +41,11 @@ for (const w of all) {
     const order = chosen.map((_, i) => chosen[(i + Math.max(round, 0)) % chosen.length]!)
     for (const d of order) {
       const body = queuedBody(w.pieces)
-      // No forced GC between runs: a full collection resets more than garbage (a real program never forces one), and
-      // the rotating order spreads the collections each decoder causes.
+      // Each run starts with an empty young generation (a minor GC): the scavenges during a run are then caused by that
+      // decoder's own garbage, not by what the decoder before it left. No full GC: it resets more than garbage (code
+      // that sits unused through several full GCs is flushed and must warm up again), and a real program never forces
+      // one; the rotating order spreads the full collections the heavy decoders cause.
+      minorGc()
       const start = now()
       const n = await d.decode(body)
       const ms = now() - start

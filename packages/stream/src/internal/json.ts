@@ -46,17 +46,14 @@ export class JsonStage<A> implements Stage<A> {
     const n = this.pending
     if (n === 0) return
     this.pending = 0
-    const { datas, types, ids } = this
-    try {
-      for (let i = 0; i < n; i++) {
-        this.out.push(this.decode(types[i] as string, datas[i] as string, ids[i], this.firstIndex + i))
-      }
-    } finally {
-      // Drop the references: a data string is a slice that keeps its whole read alive.
-      for (let i = 0; i < n; i++) {
-        datas[i] = ""
-        ids[i] = undefined
-      }
+    const first = this.firstIndex
+    const datas = this.datas
+    for (let i = 0; i < n; i++) {
+      const data = datas[i] as string
+      // Drop the reference: a data string is a slice that keeps its whole read alive. (A failure ends the stream,
+      // so whatever it leaves behind is never read again.)
+      datas[i] = ""
+      this.out.push(this.decode(this.types[i] as string, data, this.ids[i], first + i))
     }
   }
 
