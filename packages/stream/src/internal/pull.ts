@@ -11,7 +11,7 @@
  */
 import { SseError, StreamError } from "../StreamError.ts"
 import type { Decoder } from "./decoder.ts"
-import type { ByteReader, ByteStream, ReadResult } from "./web.ts"
+import { type ByteReader, type ByteStream, queueMicrotask, type ReadResult } from "./web.ts"
 
 /** The most outputs one batch gathers before it is handed on. */
 export const MAX_BATCH = 1024

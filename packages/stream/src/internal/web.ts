@@ -32,3 +32,8 @@ type TextDecoderConstructor = new (
 /** Makes a WHATWG `TextDecoder` for UTF-8 (every supported runtime has one). */
 export const makeTextDecoder = (): TextDecoderLike =>
   new (globalThis as unknown as { TextDecoder: TextDecoderConstructor }).TextDecoder("utf-8")
+
+const scheduler = globalThis as unknown as { queueMicrotask(callback: () => void): void }
+
+/** Queues a microtask (HTML "queue a microtask"; every supported runtime has `queueMicrotask`). */
+export const queueMicrotask = (callback: () => void): void => scheduler.queueMicrotask(callback)
