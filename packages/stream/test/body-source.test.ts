@@ -13,17 +13,14 @@ import { bytes, completionChunk, runAll, sseBody, testBody } from "./support.ts"
 const event = (text: string): Uint8Array => bytes(sseBody([completionChunk(text)], { done: false }))
 const DONE = bytes("data: [DONE]\n\n")
 
-/** A body fed by hand: each `push` is one read; records reads asked for and cancellation. */
+/** A body fed by hand: each `push` is one read; records whether it was cancelled. */
 const manualBody = () => {
-  const state = { cancelled: false, pulls: 0 }
+  const state = { cancelled: false }
   let controller!: ReadableStreamDefaultController<Uint8Array>
   const body = new ReadableStream<Uint8Array>(
     {
       start(c) {
         controller = c
-      },
-      pull() {
-        state.pulls++
       },
       cancel() {
         state.cancelled = true

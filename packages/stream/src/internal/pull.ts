@@ -78,12 +78,12 @@ export class BodyPuller<A> {
     try {
       this.step(result)
     } catch (e) {
-      this.stop(e)
+      this.stop()
       const out = this.decoder.take()
       // A typed failure waits behind the outputs completed before it; a defect is thrown at once.
-      if (out.length > 0 && e instanceof StreamError) return out
-      this.failure = undefined
-      throw e
+      if (out.length === 0 || !(e instanceof StreamError)) throw e
+      this.failure = e
+      return out
     }
     return this.decoder.take()
   }
@@ -147,10 +147,9 @@ export class BodyPuller<A> {
     }
   }
 
-  /** Stops on a failure (kept to come after the outputs already decoded). */
-  private stop(error: unknown): void {
+  /** Stops reading after a decoding failure. */
+  private stop(): void {
     this.finished = true
-    this.failure = error
     this.release(true)
   }
 
@@ -165,7 +164,9 @@ export class BodyPuller<A> {
     try {
       this.step(result)
     } catch (e) {
-      this.stop(e)
+      // Handed on after the outputs already decoded (`deliver`).
+      this.stop()
+      this.failure = e
     }
     // Nobody waits: the outputs stay for the next `pull`, and reading pauses (back-pressure).
     if (this.waiter === undefined) return
