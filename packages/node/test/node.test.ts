@@ -1,9 +1,9 @@
 // What only the Node adapter has: its Readable views, and connections counted socket by socket on the server.
 import assert from "node:assert/strict"
-import { collect, eventually } from "@friendli-stream/adapter-suite"
+import { chunksSent, collect, completionRequest, eventually } from "@friendli-stream/adapter-suite"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { toNodeReadable } from "../src/index.ts"
-import { apiRequests, chunksSent, completionRequest, type Harness, startMock } from "./support.ts"
+import { apiRequests, type Harness, startMock } from "./support.ts"
 
 let h: Harness
 

@@ -1,6 +1,6 @@
 // Shared set-up of the Node suites: the mock Friendli endpoint on a real socket, and a count of its connections.
 import type { Socket } from "node:net"
-import { MOCK_OPTIONS, MODEL, testClientOptions } from "@friendli-stream/adapter-suite"
+import { MOCK_OPTIONS, testClientOptions } from "@friendli-stream/adapter-suite"
 import { createMockFriendli, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
 import { createClient, type NodeClientOptions, type PromiseClient } from "../src/index.ts"
@@ -48,14 +48,3 @@ export const startMock = async (): Promise<Harness> => {
 /** The API requests the mock saw, oldest first. */
 export const apiRequests = (mock: MockFriendli): ReadonlyArray<RequestRecord> =>
   mock.requests.filter((r) => r.api !== undefined)
-
-/** How many data events (chunks, `[DONE]` excluded) a record's response carried. */
-export const chunksSent = (record: RequestRecord): number =>
-  record.events.filter((e) => e.type === "chunk" && e.data !== "[DONE]").length
-
-export const completionRequest = (prompt = "Say hello", extra: Record<string, unknown> = {}) => ({
-  model: MODEL,
-  prompt,
-  max_tokens: 12,
-  ...extra,
-})

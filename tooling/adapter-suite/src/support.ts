@@ -150,6 +150,7 @@ export const lastApiRequest = async (mock: SuiteMock): Promise<RequestRecord> =>
 export const chunksSent = (record: RequestRecord): number =>
   record.events.filter((e) => e.type === "chunk" && e.data !== "[DONE]").length
 
+/** A small completions request for the mock's model; `extra` adds or overrides fields. */
 export const completionRequest = (prompt = "Say hello", extra: Record<string, unknown> = {}) => ({
   model: MODEL,
   prompt,
