@@ -13,13 +13,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import {
-  type ClientConfigError,
-  type ClientOptions,
-  FetchAdapter,
-  type FriendliClient,
-  type PromiseClient,
-} from "@friendli-stream/stream"
+import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/stream"
 import type * as Layer from "effect/Layer"
 
 /**
@@ -34,10 +28,7 @@ export * from "@friendli-stream/stream"
  *
  * @since 0.1.0
  */
-export interface BunClientOptions extends ClientOptions {
-  /** @since 0.1.0 */
-  readonly fetch?: FriendliClient.FetchFunction | undefined
-}
+export type BunClientOptions = FetchAdapter.FetchClientOptions
 
 const adapter = FetchAdapter.make<BunClientOptions>()
 

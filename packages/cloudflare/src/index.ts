@@ -8,13 +8,7 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { DeploymentKind } from "@friendli-stream/core"
-import {
-  type ClientConfigError,
-  type ClientOptions,
-  FetchAdapter,
-  type FriendliClient,
-  type PromiseClient,
-} from "@friendli-stream/stream"
+import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/stream"
 import type * as Layer from "effect/Layer"
 
 /**
@@ -29,10 +23,7 @@ export * from "@friendli-stream/stream"
  *
  * @since 0.1.0
  */
-export interface CloudflareClientOptions extends ClientOptions {
-  /** @since 0.1.0 */
-  readonly fetch?: FriendliClient.FetchFunction | undefined
-}
+export type CloudflareClientOptions = FetchAdapter.FetchClientOptions
 
 const adapter = FetchAdapter.make<CloudflareClientOptions>()
 
