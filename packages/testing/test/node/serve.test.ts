@@ -6,42 +6,20 @@ import { request as httpRequest } from "node:http"
 import { createRequire } from "node:module"
 import { connect } from "node:net"
 import { describe, it } from "@friendli-stream/test-harness"
-import { createMockFriendli, requestIdOf } from "../../src/index.ts"
+import { createMockFriendli } from "../../src/index.ts"
 import { serveNode } from "../../src/Node.ts"
-import { accumulateText, completionsBody, readStream, sleep } from "../helpers.ts"
-import { abortAfterFirstEvent, describeServed, headers, PATH } from "../support/serveSuite.ts"
+import { completionsBody, readStream, sleep } from "../helpers.ts"
+import { describeServed, headers, PATH, serveSuite } from "../support/serveSuite.ts"
 
-describeServed("serveNode", serveNode, (served) => {
+serveSuite("serveNode", serveNode)
+
+describeServed("serveNode on node:http", serveNode, (served) => {
   const { mock } = served
 
   it("listens on 127.0.0.1 and a free port", () => {
     const { server } = served
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/)
     assert.ok(server.port > 0)
-  })
-
-  it("streams one completion over a real socket, equal to the non-streamed answer", async () => {
-    const { server } = served
-    const body = completionsBody({ max_tokens: 8, seed: 1 })
-    const res = await fetch(`${server.url}${PATH}`, { method: "POST", headers, body: JSON.stringify(body) })
-    assert.equal(res.status, 200)
-    assert.equal(res.headers.get("content-type"), "text/event-stream")
-    const { chunks, done } = await readStream(res)
-    assert.equal(done, true)
-    const whole = (await (
-      await fetch(`${server.url}${PATH}`, { method: "POST", headers, body: JSON.stringify({ ...body, stream: false }) })
-    ).json()) as { choices: Array<{ text: string }> }
-    assert.equal(accumulateText(chunks).get(0), whole.choices[0]!.text)
-    const record = mock.request(requestIdOf(res))!
-    assert.equal(record.outcome, "completed")
-    assert.equal(record.url, `${server.url}${PATH}`)
-  })
-
-  it("sees a client that goes away within 50 ms", async () => {
-    const { res, abortedAt } = await abortAfterFirstEvent(served.server.url)
-    const record = await mock.waitForDisconnect(requestIdOf(res), { timeoutMs: 2000 })
-    assert.equal(record.outcome, "disconnected")
-    assert.ok(record.disconnectedAt! - abortedAt < 50, `disconnect seen after ${record.disconnectedAt! - abortedAt} ms`)
   })
 
   it("resets the TCP connection on the reset fault", async () => {

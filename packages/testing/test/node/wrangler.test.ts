@@ -5,9 +5,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { type StartedWorker, startWorker } from "@friendli-stream/test-harness/wrangler"
 import { accumulateText, completionsBody, readStream } from "../helpers.ts"
-
-const PATH = "/serverless/v1/completions"
-const headers = { authorization: "Bearer t", "content-type": "application/json" }
+import { abortAfterFirstEvent, headers, PATH } from "../support/serveSuite.ts"
 
 describe("the Worker on wrangler", () => {
   let worker: StartedWorker | undefined
@@ -38,17 +36,8 @@ describe("the Worker on wrangler", () => {
   })
 
   it("sees a client that goes away, through the control routes", async () => {
-    const abort = new AbortController()
-    const res = await fetch(`${url}${PATH}`, {
-      method: "POST",
-      headers: { ...headers, "x-mock-fault": "stall:1,keepalive:20" },
-      body: JSON.stringify(completionsBody()),
-      signal: abort.signal,
-    })
+    const { res } = await abortAfterFirstEvent(url, "stall:1,keepalive:20")
     const id = res.headers.get("x-mock-request-id")!
-    const reader = res.body!.getReader()
-    await reader.read()
-    abort.abort()
     const waited = await fetch(`${url}/_mock/requests/${id}/disconnect?timeout=3000`)
     assert.equal(waited.status, 200, await waited.clone().text())
     assert.equal(((await waited.json()) as { outcome: string }).outcome, "disconnected")

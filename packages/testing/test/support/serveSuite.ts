@@ -45,14 +45,14 @@ export const describeServed = (name: string, serve: Serve, tests: (served: Serve
 }
 
 /**
- * Sends a request that stalls after its first event, reads that event and aborts: the response, its reader
- * and when the abort happened.
+ * Sends a request that stalls after its first event (`faults`, default `stall:1`), reads that event and aborts: the
+ * response, its reader and when the abort happened.
  */
-export const abortAfterFirstEvent = async (url: string) => {
+export const abortAfterFirstEvent = async (url: string, faults = "stall:1") => {
   const abort = new AbortController()
   const res = await fetch(`${url}${PATH}`, {
     method: "POST",
-    headers: { ...headers, "x-mock-fault": "stall:1" },
+    headers: { ...headers, "x-mock-fault": faults },
     body: JSON.stringify(completionsBody()),
     signal: abort.signal,
   })
@@ -74,6 +74,7 @@ export const serveSuite = (name: string, serve: Serve): void => {
       const body = completionsBody({ max_tokens: 8, seed: 1 })
       const res = await fetch(`${server.url}${PATH}`, { method: "POST", headers, body: JSON.stringify(body) })
       assert.equal(res.status, 200)
+      assert.equal(res.headers.get("content-type"), "text/event-stream")
       const { chunks, done } = await readStream(res)
       assert.equal(done, true)
       const whole = (await (
@@ -84,13 +85,16 @@ export const serveSuite = (name: string, serve: Serve): void => {
         })
       ).json()) as { choices: Array<{ text: string }> }
       assert.equal(accumulateText(chunks).get(0), whole.choices[0]!.text)
-      assert.equal(mock.request(requestIdOf(res))?.outcome, "completed")
+      const record = mock.request(requestIdOf(res))
+      assert.equal(record?.outcome, "completed")
+      assert.equal(record?.url, `${server.url}${PATH}`)
     })
 
     it("sees a client that goes away within 50 ms", async () => {
       const { res, reader, abortedAt } = await abortAfterFirstEvent(served.server.url)
       await reader.cancel().catch(() => {})
       const record = await mock.waitForDisconnect(requestIdOf(res), { timeoutMs: 2000 })
+      assert.equal(record.outcome, "disconnected")
       assert.ok(
         record.disconnectedAt! - abortedAt < 50,
         `disconnect seen after ${record.disconnectedAt! - abortedAt} ms`,
