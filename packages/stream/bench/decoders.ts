@@ -4,9 +4,9 @@
  */
 
 import { parseJsonEventStream, zodSchema } from "@ai-sdk/provider-utils"
-import * as EffectSse from "@effect/experimental/Sse"
 import * as Core from "@friendli-stream/core"
 import * as Effect from "effect/Effect"
+import * as EffectSse from "effect/encoding/Sse"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { createParser } from "eventsource-parser"

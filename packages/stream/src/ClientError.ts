@@ -13,7 +13,7 @@
  * | 422                             | `UnprocessableEntityError`  | no                                    |
  * | 429                             | `RateLimitError`            | yes, after `Retry-After`              |
  * | 5xx                             | `ServerError`               | yes, after `Retry-After` or a backoff |
- * | any other non-2xx (408 retried) | `UnexpectedStatusError`     | 408 only                              |
+ * | any other non-2xx               | `UnexpectedStatusError`     | 408, 409 and 425                      |
  * | no connection / connection cut  | `ConnectionError`           | yes, before the first chunk           |
  * | no response / no data in time   | `TimeoutError`              | no                                    |
  * | request fails the schema        | `InvalidRequestError`       | no (never sent)                       |
@@ -21,35 +21,22 @@
  * @since 0.1.0
  */
 import type * as Core from "@friendli-stream/core"
-import type * as Cause from "effect/Cause"
-import * as Data from "effect/Data"
-
-// `Data.Error` copies its argument onto the instance; the subclasses below declare (never initialise) their
-// fields so that copy is what sets them.
-const YieldableBase: new (args: { readonly message: string; readonly cause?: unknown }) => Cause.YieldableError =
-  Data.Error as never
+import type { StatusTag } from "./internal/status.ts"
+import { ErrorBase, tagged, withFields } from "./internal/tagged.ts"
 
 /**
  * The tag of every status error.
  *
  * @since 0.1.0
  */
-export type StatusErrorTag =
-  | "BadRequestError"
-  | "AuthenticationError"
-  | "PermissionDeniedError"
-  | "NotFoundError"
-  | "UnprocessableEntityError"
-  | "RateLimitError"
-  | "ServerError"
-  | "UnexpectedStatusError"
+export type StatusErrorTag = StatusTag
 
 /**
  * The base class of every client failure: `error instanceof ClientError` tells it from a decoder failure.
  *
  * @since 0.1.0
  */
-export abstract class ClientError extends YieldableBase {
+export abstract class ClientError extends ErrorBase {
   /**
    * Which failure this is.
    *
@@ -69,17 +56,16 @@ export abstract class ClientError extends YieldableBase {
  *
  * @since 0.1.0
  */
-export interface StatusErrorArgs {
-  readonly message: string
-  /** The HTTP status. */
+export interface StatusErrorFields {
+  /** The HTTP status. @since 0.1.0 */
   readonly status: number
-  /** The body, when it is one of the three Friendli error shapes (`{error}`, `{message}`, `{detail}`). */
+  /** The body, when it is one of the three Friendli error shapes (`{error}`, `{message}`, `{detail}`). @since 0.1.0 */
   readonly body: Core.ErrorBody | undefined
-  /** The body as text (cut to 4096 characters). */
+  /** The body as text (cut to 4096 characters). @since 0.1.0 */
   readonly text: string
-  /** The `x-request-id` response header, to quote to support. */
+  /** The `x-request-id` response header, to quote to support. @since 0.1.0 */
   readonly requestId: string | undefined
-  /** How long the server asked to wait (`Retry-After` / `retry-after-ms`), in milliseconds. */
+  /** How long the server asked to wait (`Retry-After` / `retry-after-ms`), in milliseconds. @since 0.1.0 */
   readonly retryAfterMs: number | undefined
 }
 
@@ -88,71 +74,34 @@ export interface StatusErrorArgs {
  *
  * @since 0.1.0
  */
-export abstract class StatusError extends ClientError {
+export abstract class StatusError extends withFields<StatusErrorFields>()(ClientError) {
+  /** Which status family this is. @since 0.1.0 */
   abstract override readonly _tag: StatusErrorTag
-  /** The HTTP status. @since 0.1.0 */
-  declare readonly status: number
-  /** The parsed body, when it is one of the Friendli error shapes. @since 0.1.0 */
-  declare readonly body: Core.ErrorBody | undefined
-  /** The body as text (cut to 4096 characters). @since 0.1.0 */
-  declare readonly text: string
-  /** The `x-request-id` response header. @since 0.1.0 */
-  declare readonly requestId: string | undefined
-  /** How long the server asked to wait before a retry, in milliseconds. @since 0.1.0 */
-  declare readonly retryAfterMs: number | undefined
-
-  constructor(args: StatusErrorArgs) {
-    super(args)
-  }
 }
 
 /** 400: the request is malformed. @since 0.1.0 */
-export class BadRequestError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "BadRequestError" as const
-}
+export class BadRequestError extends tagged(StatusError, "BadRequestError")() {}
 
 /** 401: the token is missing or not valid. @since 0.1.0 */
-export class AuthenticationError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "AuthenticationError" as const
-}
+export class AuthenticationError extends tagged(StatusError, "AuthenticationError")() {}
 
 /** 403: the token may not use this model, endpoint or team. @since 0.1.0 */
-export class PermissionDeniedError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "PermissionDeniedError" as const
-}
+export class PermissionDeniedError extends tagged(StatusError, "PermissionDeniedError")() {}
 
 /** 404: the model, endpoint or path does not exist. @since 0.1.0 */
-export class NotFoundError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "NotFoundError" as const
-}
+export class NotFoundError extends tagged(StatusError, "NotFoundError")() {}
 
 /** 422: the server refused the request's fields; `body.detail` lists them. @since 0.1.0 */
-export class UnprocessableEntityError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "UnprocessableEntityError" as const
-}
+export class UnprocessableEntityError extends tagged(StatusError, "UnprocessableEntityError")() {}
 
 /** 429: too many requests; retried after `retryAfterMs` until the retries run out. @since 0.1.0 */
-export class RateLimitError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "RateLimitError" as const
-}
+export class RateLimitError extends tagged(StatusError, "RateLimitError")() {}
 
 /** 5xx: the server failed; retried until the retries run out. @since 0.1.0 */
-export class ServerError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "ServerError" as const
-}
+export class ServerError extends tagged(StatusError, "ServerError")() {}
 
-/** Any other status that is not 2xx (405, 408, 409, ...); 408 is retried. @since 0.1.0 */
-export class UnexpectedStatusError extends StatusError {
-  /** @since 0.1.0 */
-  readonly _tag = "UnexpectedStatusError" as const
-}
+/** Any other status that is not 2xx (405, 408, 409, ...); 408, 409 and 425 are retried. @since 0.1.0 */
+export class UnexpectedStatusError extends tagged(StatusError, "UnexpectedStatusError")() {}
 
 /**
  * Why the connection failed.
@@ -169,23 +118,12 @@ export type ConnectionErrorReason = "Send" | "Receive"
  *
  * @since 0.1.0
  */
-export class ConnectionError extends ClientError {
-  /** @since 0.1.0 */
-  readonly _tag = "ConnectionError" as const
-  /** @since 0.1.0 */
-  declare readonly reason: ConnectionErrorReason
+export class ConnectionError extends tagged(ClientError, "ConnectionError")<{
+  /** Which kind of failure. @since 0.1.0 */
+  readonly reason: ConnectionErrorReason
   /** The URL the request went to. @since 0.1.0 */
-  declare readonly url: string
-
-  constructor(args: {
-    readonly reason: ConnectionErrorReason
-    readonly message: string
-    readonly url: string
-    readonly cause?: unknown
-  }) {
-    super(args)
-  }
-}
+  readonly url: string
+}>() {}
 
 /**
  * Which wait ran out.
@@ -202,34 +140,22 @@ export type TimeoutErrorReason = "FirstByte" | "Idle"
  *
  * @since 0.1.0
  */
-export class TimeoutError extends ClientError {
-  /** @since 0.1.0 */
-  readonly _tag = "TimeoutError" as const
-  /** @since 0.1.0 */
-  declare readonly reason: TimeoutErrorReason
+export class TimeoutError extends tagged(ClientError, "TimeoutError")<{
+  /** Which wait ran out. @since 0.1.0 */
+  readonly reason: TimeoutErrorReason
   /** The timeout that ran out, in milliseconds. @since 0.1.0 */
-  declare readonly timeoutMs: number
-
-  constructor(args: { readonly reason: TimeoutErrorReason; readonly message: string; readonly timeoutMs: number }) {
-    super(args)
-  }
-}
+  readonly timeoutMs: number
+}>() {}
 
 /**
  * The request body does not match the generated request schema; it was not sent.
  *
  * @since 0.1.0
  */
-export class InvalidRequestError extends ClientError {
-  /** @since 0.1.0 */
-  readonly _tag = "InvalidRequestError" as const
+export class InvalidRequestError extends tagged(ClientError, "InvalidRequestError")<{
   /** Effect Schema's explanation of what is wrong. @since 0.1.0 */
-  declare readonly explanation: string
-
-  constructor(args: { readonly message: string; readonly explanation: string }) {
-    super(args)
-  }
-}
+  readonly explanation: string
+}>() {}
 
 /**
  * Why a non-streamed response could not be read.
@@ -243,28 +169,16 @@ export type InvalidResponseErrorReason = "MalformedJson" | "SchemaMismatch"
  *
  * @since 0.1.0
  */
-export class InvalidResponseError extends ClientError {
-  /** @since 0.1.0 */
-  readonly _tag = "InvalidResponseError" as const
-  /** @since 0.1.0 */
-  declare readonly reason: InvalidResponseErrorReason
+export class InvalidResponseError extends tagged(ClientError, "InvalidResponseError")<{
+  /** Which kind of failure. @since 0.1.0 */
+  readonly reason: InvalidResponseErrorReason
   /** What was wrong. @since 0.1.0 */
-  declare readonly explanation: string
+  readonly explanation: string
   /** The body as text (cut to 4096 characters). @since 0.1.0 */
-  declare readonly text: string
+  readonly text: string
   /** The `x-request-id` response header. @since 0.1.0 */
-  declare readonly requestId: string | undefined
-
-  constructor(args: {
-    readonly reason: InvalidResponseErrorReason
-    readonly message: string
-    readonly explanation: string
-    readonly text: string
-    readonly requestId: string | undefined
-  }) {
-    super(args)
-  }
-}
+  readonly requestId: string | undefined
+}>() {}
 
 /**
  * Why the client options were refused.
@@ -281,18 +195,12 @@ export type ClientConfigErrorReason = "MissingToken" | "InvalidOption"
  *
  * @since 0.1.0
  */
-export class ClientConfigError extends ClientError {
-  /** @since 0.1.0 */
-  readonly _tag = "ClientConfigError" as const
-  /** @since 0.1.0 */
-  declare readonly reason: ClientConfigErrorReason
+export class ClientConfigError extends tagged(ClientError, "ClientConfigError")<{
+  /** Which kind of failure. @since 0.1.0 */
+  readonly reason: ClientConfigErrorReason
   /** The option at fault. @since 0.1.0 */
-  declare readonly option: string
-
-  constructor(args: { readonly reason: ClientConfigErrorReason; readonly message: string; readonly option: string }) {
-    super(args)
-  }
-}
+  readonly option: string
+}>() {}
 
 /**
  * Any status error, as a union of its classes (narrow it with `_tag`).
@@ -330,21 +238,3 @@ export const isClientError = (u: unknown): u is RequestFailure | InvalidResponse
  * @since 0.1.0
  */
 export const isStatusError = (u: unknown): u is AnyStatusError => u instanceof StatusError
-
-for (const C of [
-  BadRequestError,
-  AuthenticationError,
-  PermissionDeniedError,
-  NotFoundError,
-  UnprocessableEntityError,
-  RateLimitError,
-  ServerError,
-  UnexpectedStatusError,
-  ConnectionError,
-  TimeoutError,
-  InvalidRequestError,
-  InvalidResponseError,
-  ClientConfigError,
-]) {
-  Object.defineProperty(C.prototype, "name", { value: C.name, configurable: true, writable: true })
-}

@@ -3,7 +3,9 @@
  *
  * @since 0.1.0
  */
+
 import type { DeploymentKind } from "@friendli-stream/core"
+import type * as Redacted from "effect/Redacted"
 import { DEFAULTS, resolveClientOptions as resolve } from "./internal/client/options.ts"
 
 /**
@@ -27,8 +29,8 @@ import { DEFAULTS, resolveClientOptions as resolve } from "./internal/client/opt
  * @since 0.1.0
  */
 export interface ClientOptions {
-  /** @since 0.1.0 */
-  readonly token?: string | undefined
+  /** The bearer token, as text or `Redacted` (it is kept `Redacted` either way). @since 0.1.0 */
+  readonly token?: string | Redacted.Redacted<string> | undefined
   /** @since 0.1.0 */
   readonly team?: string | undefined
   /** @since 0.1.0 */
@@ -57,8 +59,8 @@ export interface ClientOptions {
  * @since 0.1.0
  */
 export interface ResolvedClientOptions {
-  /** @since 0.1.0 */
-  readonly token: string | undefined
+  /** The bearer token, `Redacted`: it never shows in a log line, an error or `JSON.stringify`. @since 0.1.0 */
+  readonly token: Redacted.Redacted<string> | undefined
   /** @since 0.1.0 */
   readonly team: string | undefined
   /** @since 0.1.0 */

@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type { ClientConfigError } from "./ClientError.ts"
 import type { ClientOptions } from "./ClientOptions.ts"

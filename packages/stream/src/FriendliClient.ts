@@ -1,10 +1,10 @@
 /**
- * The Friendli client as an Effect service, built on `@effect/platform`'s `HttpClient`: every runtime adapter
+ * The Friendli client as an Effect service, built on `effect/http`'s `HttpClient`: every runtime adapter
  * only provides an `HttpClient` layer. Streams are the decoder's typed streams; failures are the typed errors of
  * `ClientError` and, inside a stream, of `StreamError`.
  *
  * @example
- * import { FetchHttpClient } from "@effect/platform"
+ * import { FetchHttpClient } from "effect/http"
  * import { Effect, Layer, Stream } from "effect"
  * import { FriendliClient } from "@friendli-stream/stream"
  *
@@ -22,11 +22,11 @@
  * @since 0.1.0
  */
 
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Core from "@friendli-stream/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
 import * as ChatCompletionStream from "./ChatCompletionStream.ts"
@@ -127,7 +127,7 @@ export interface FriendliClient {
  *
  * @since 0.1.0
  */
-export const FriendliClient: Context.Tag<FriendliClient, FriendliClient> = Context.GenericTag<FriendliClient>(
+export const FriendliClient: Context.Service<FriendliClient, FriendliClient> = Context.Service<FriendliClient>(
   "@friendli-stream/stream/FriendliClient",
 )
 

@@ -24,7 +24,7 @@ export interface JsonEventSpec<A, I> {
   /** The fast path: `true` must mean `schema` decodes the value. @since 0.1.0 */
   readonly guard: (u: unknown) => u is I
   /** Explains a refused value, and decodes one the guard was stricter about. @since 0.1.0 */
-  readonly schema: Schema.Schema<A, I>
+  readonly schema: Schema.Codec<A, I>
   /** Turns an accepted value into the schema's Type; default: decode with the schema. @since 0.1.0 */
   readonly normalize?: ((i: I) => A) | undefined
 }
@@ -52,21 +52,21 @@ export const decodeJsonEvents: {
   ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<A, E | DecodeError, R>
   <A, I>(
     guard: (u: unknown) => u is I,
-    schema: Schema.Schema<A, I>,
+    schema: Schema.Codec<A, I>,
     options?: DecodeOptions,
   ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<A, E | DecodeError, R>
 } = <A, I>(
   ...args:
     | [spec: JsonEventSpec<A, I>, options?: DecodeOptions | undefined]
-    | [guard: (u: unknown) => u is I, schema: Schema.Schema<A, I>, options?: DecodeOptions | undefined]
+    | [guard: (u: unknown) => u is I, schema: Schema.Codec<A, I>, options?: DecodeOptions | undefined]
 ) => {
   const [spec, options] =
     typeof args[0] === "function"
-      ? [{ guard: args[0], schema: args[1] as Schema.Schema<A, I> }, args[2] as DecodeOptions | undefined]
+      ? [{ guard: args[0], schema: args[1] as Schema.Codec<A, I> }, args[2] as DecodeOptions | undefined]
       : [args[0], args[1] as DecodeOptions | undefined]
   const codec = guardedCodec(spec)
   return <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | DecodeError, R> =>
-    jsonTransform(() => codec, options)(self)
+    jsonTransform(self, () => codec, options)
 }
 
 /**

@@ -10,9 +10,9 @@
  * @since 0.1.0
  */
 
-import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Core from "@friendli-stream/core"
 import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Stream from "effect/Stream"

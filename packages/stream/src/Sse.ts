@@ -3,10 +3,10 @@
  *
  * @since 0.1.0
  */
-import type * as Stream from "effect/Stream"
+import { dual } from "effect/Function"
+import * as Stream from "effect/Stream"
 import { decodeStream } from "./internal/channel.ts"
 import { Decoder } from "./internal/decoder.ts"
-import { isStream } from "./internal/fronts.ts"
 import { resolveOptions } from "./internal/options.ts"
 import { fromBody } from "./internal/source.ts"
 import { type SseEvent as SseEvent_, SseStage } from "./internal/sseStage.ts"
@@ -59,14 +59,10 @@ const makeDecoder = (options: SseOptions | undefined) => {
 export const decode: {
   (options?: SseOptions): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<SseEvent, E | SseError, R>
   <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: SseOptions): Stream.Stream<SseEvent, E | SseError, R>
-} = ((...args: ReadonlyArray<unknown>) => {
-  if (isStream(args[0])) {
-    return decodeStream(makeDecoder(args[1] as SseOptions | undefined))(
-      args[0] as Stream.Stream<Uint8Array, unknown, unknown>,
-    )
-  }
-  return decodeStream(makeDecoder(args[0] as SseOptions | undefined))
-}) as never
+} = dual(
+  (args) => Stream.isStream(args[0]),
+  <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: SseOptions) => decodeStream(makeDecoder(options))(self),
+)
 
 /**
  * Decodes a `ReadableStream` body into server-sent events, batching reads that are already available; ending or

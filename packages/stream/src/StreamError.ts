@@ -4,20 +4,14 @@
  *
  * @since 0.1.0
  */
-import type * as Cause from "effect/Cause"
-import * as Data from "effect/Data"
-
-// `Data.Error` copies its argument onto the instance; the subclasses below declare (never initialise) their
-// fields so that copy is what sets them.
-const YieldableBase: new (args: { readonly message: string; readonly cause?: unknown }) => Cause.YieldableError =
-  Data.Error as never
+import { ErrorBase, tagged } from "./internal/tagged.ts"
 
 /**
  * The base class of every decoder failure: `error instanceof StreamError` tells a decoder failure from any other.
  *
  * @since 0.1.0
  */
-export abstract class StreamError extends YieldableBase {
+export abstract class StreamError extends ErrorBase {
   /**
    * Which failure family this is.
    *
@@ -41,51 +35,28 @@ export type SseErrorReason = "EventTooLarge" | "ReadFailed"
  *
  * @since 0.1.0
  */
-export class SseError extends StreamError {
-  /** The failure family. @since 0.1.0 */
-  readonly _tag = "SseError" as const
+export class SseError extends tagged(StreamError, "SseError")<{
   /** Which kind of failure of the family. @since 0.1.0 */
-  declare readonly reason: SseErrorReason
+  readonly reason: SseErrorReason
   /** Bytes read from the body before the failure. @since 0.1.0 */
-  declare readonly bytesRead: number
+  readonly bytesRead: number
   /** The limit in force, for `EventTooLarge`. @since 0.1.0 */
-  declare readonly maxEventBytes: number
-
-  constructor(args: {
-    readonly reason: SseErrorReason
-    readonly message: string
-    readonly bytesRead: number
-    readonly maxEventBytes: number
-    readonly cause?: unknown
-  }) {
-    super(args)
-  }
-}
+  readonly maxEventBytes: number
+}>() {}
 
 /**
  * The body ended before `data: [DONE]` (or in the middle of an event). Every whole chunk before the end was delivered.
  *
  * @since 0.1.0
  */
-export class StreamTruncated extends StreamError {
-  /** The failure family. @since 0.1.0 */
-  readonly _tag = "StreamTruncated" as const
+export class StreamTruncated extends tagged(StreamError, "StreamTruncated")<{
   /** Whether the body ended in the middle of an event (a line or event started and never finished). @since 0.1.0 */
-  declare readonly midEvent: boolean
+  readonly midEvent: boolean
   /** How many events were delivered before the end. @since 0.1.0 */
-  declare readonly eventsDelivered: number
+  readonly eventsDelivered: number
   /** Bytes read from the body. @since 0.1.0 */
-  declare readonly bytesRead: number
-
-  constructor(args: {
-    readonly message: string
-    readonly midEvent: boolean
-    readonly eventsDelivered: number
-    readonly bytesRead: number
-  }) {
-    super(args)
-  }
-}
+  readonly bytesRead: number
+}>() {}
 
 /**
  * The server reported an error inside a successful (HTTP 200) stream: a JSON object with an `error` member, or an
@@ -93,31 +64,18 @@ export class StreamTruncated extends StreamError {
  *
  * @since 0.1.0
  */
-export class ApiError extends StreamError {
-  /** The failure family. @since 0.1.0 */
-  readonly _tag = "ApiError" as const
+export class ApiError extends tagged(StreamError, "ApiError")<{
   /** The error's `type` (e.g. `"invalid_request_error"`), when the server sent one. @since 0.1.0 */
-  declare readonly type: string | undefined
+  readonly type: string | undefined
   /** The error's `code` (a string or an HTTP-like status number), when the server sent one. @since 0.1.0 */
-  declare readonly code: string | number | undefined
+  readonly code: string | number | undefined
   /** Whether sending the same request again could succeed (rate limits, overload, server errors, timeouts). @since 0.1.0 */
-  declare readonly retryable: boolean
+  readonly retryable: boolean
   /** The error object as the server sent it. @since 0.1.0 */
-  declare readonly body: unknown
+  readonly body: unknown
   /** The 0-based position of the event that carried the error. @since 0.1.0 */
-  declare readonly eventIndex: number
-
-  constructor(args: {
-    readonly message: string
-    readonly type: string | undefined
-    readonly code: string | number | undefined
-    readonly retryable: boolean
-    readonly body: unknown
-    readonly eventIndex: number
-  }) {
-    super(args)
-  }
-}
+  readonly eventIndex: number
+}>() {}
 
 /**
  * Why an event's data could not become a chunk.
@@ -134,31 +92,18 @@ export type ChunkDecodeErrorReason = "MalformedJson" | "SchemaMismatch"
  *
  * @since 0.1.0
  */
-export class ChunkDecodeError extends StreamError {
-  /** The failure family. @since 0.1.0 */
-  readonly _tag = "ChunkDecodeError" as const
+export class ChunkDecodeError extends tagged(StreamError, "ChunkDecodeError")<{
   /** Which kind of failure of the family. @since 0.1.0 */
-  declare readonly reason: ChunkDecodeErrorReason
+  readonly reason: ChunkDecodeErrorReason
   /** The offending data, cut to at most 512 characters. @since 0.1.0 */
-  declare readonly text: string
+  readonly text: string
   /** The 0-based position of the event among the stream's events. @since 0.1.0 */
-  declare readonly eventIndex: number
+  readonly eventIndex: number
   /** The event's last event id, when the server sent ids. @since 0.1.0 */
-  declare readonly eventId: string | undefined
+  readonly eventId: string | undefined
   /** What was wrong: the JSON parser's message, or Effect Schema's formatted explanation. @since 0.1.0 */
-  declare readonly explanation: string
-
-  constructor(args: {
-    readonly reason: ChunkDecodeErrorReason
-    readonly message: string
-    readonly text: string
-    readonly eventIndex: number
-    readonly eventId: string | undefined
-    readonly explanation: string
-  }) {
-    super(args)
-  }
-}
+  readonly explanation: string
+}>() {}
 
 /**
  * Any failure of a decoded stream.
@@ -173,7 +118,3 @@ export type DecodeError = SseError | StreamTruncated | ApiError | ChunkDecodeErr
  * @since 0.1.0
  */
 export const isStreamError = (u: unknown): u is DecodeError => u instanceof StreamError
-
-for (const C of [SseError, StreamTruncated, ApiError, ChunkDecodeError]) {
-  Object.defineProperty(C.prototype, "name", { value: C.name, configurable: true, writable: true })
-}

@@ -4,7 +4,6 @@
  *
  * @since 0.1.0
  */
-import type * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -46,10 +45,10 @@ export const track = <A, E, R, X, R2>(
     Effect.map(Clock.currentTimeNanos, (start) => {
       const recorder = new MetricsRecorder(start)
       return self.pipe(
-        Stream.mapChunksEffect((chunk) =>
+        Stream.mapArrayEffect((chunk) =>
           Effect.map(Clock.currentTimeNanos, (now) => {
             for (const item of chunk) recorder.record(now, tokens(item))
-            return chunk as Chunk.Chunk<A>
+            return chunk
           }),
         ),
         Stream.ensuring(Effect.flatMap(Clock.currentTimeNanos, (now) => onEnd(recorder.snapshot(now)))),

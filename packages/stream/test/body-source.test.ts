@@ -1,11 +1,9 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
 import * as Cause from "effect/Cause"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { CompletionStream, SseError, StreamTruncated } from "../src/index.ts"
 import { bytes, completionChunk, runAll, sseBody, testBody } from "./support.ts"
@@ -39,7 +37,7 @@ const manualBody = () => {
 /** Pulls batches one by one, as `Stream.runForEach` does, but lets the test act between them. */
 const withPull = <A>(
   stream: Stream.Stream<A, unknown>,
-  f: (pull: () => Promise<Exit.Exit<Chunk.Chunk<A>, Option.Option<unknown>>>) => Promise<void>,
+  f: (pull: () => Promise<Exit.Exit<ReadonlyArray<A>, unknown>>) => Promise<void>,
 ): Promise<void> =>
   Effect.runPromise(
     Effect.scoped(
@@ -48,10 +46,10 @@ const withPull = <A>(
   )
 
 const texts = <A extends { readonly choices: ReadonlyArray<{ readonly text: string }> }>(
-  exit: Exit.Exit<Chunk.Chunk<A>, unknown>,
+  exit: Exit.Exit<ReadonlyArray<A>, unknown>,
 ): Array<string | undefined> => {
   assert.ok(Exit.isSuccess(exit), "expected a batch")
-  return Chunk.toReadonlyArray(exit.value).map((c) => c.choices[0]?.text)
+  return exit.value.map((c) => c.choices[0]?.text)
 }
 
 /** Settles the microtasks and one macrotask: whatever was going to happen without new bytes has happened. */
@@ -73,13 +71,22 @@ describe("CompletionStream.fromReadableStream (batches of a body)", () => {
     })
   })
 
-  it("gathers the reads that are already there into one batch", async () => {
+  it("hands every chunk of one read on in one batch", async () => {
     const m = manualBody()
-    for (const t of ["a", "b", "c", "d"]) m.push(event(t))
+    m.push(new Uint8Array([...event("a"), ...event("b"), ...event("c"), ...event("d")]))
     await withPull(CompletionStream.fromReadableStream(m.body), async (pull) => {
       assert.deepEqual(texts(await pull()), ["a", "b", "c", "d"])
       m.push(DONE)
       assert.ok(Exit.isFailure(await pull()))
+    })
+  })
+
+  it("reads on within one pull until a read completes a chunk", async () => {
+    const m = manualBody()
+    const whole = event("a")
+    for (let i = 0; i < whole.length; i += 3) m.push(whole.subarray(i, i + 3))
+    await withPull(CompletionStream.fromReadableStream(m.body), async (pull) => {
+      assert.deepEqual(texts(await pull()), ["a"])
     })
   })
 
@@ -106,8 +113,8 @@ describe("CompletionStream.fromReadableStream (batches of a body)", () => {
       const after = state.pulls
       await settle()
       await settle()
-      // At most the one read that was already under way when the batch went out.
-      assert.ok(after <= 2, `${after} reads for one batch`)
+      // The read that completed the first chunk, and none after it.
+      assert.ok(after <= 1, `${after} reads for one batch`)
       assert.equal(state.pulls, after, "the body was read while nobody pulled")
     })
   })
@@ -132,8 +139,8 @@ describe("CompletionStream.fromReadableStream (batches of a body)", () => {
       assert.deepEqual(texts(await pull()), ["a"])
       const end = await pull()
       assert.ok(Exit.isFailure(end))
-      const failure = Option.flatten(Cause.failureOption(end.cause))
-      assert.ok(Option.isSome(failure) && failure.value instanceof StreamTruncated)
+      const failure = Cause.findErrorOption(end.cause)
+      assert.ok(failure._tag === "Some" && failure.value instanceof StreamTruncated)
     })
   })
 

@@ -110,10 +110,11 @@ describe("Retry-After", () => {
 })
 
 describe("what is retried", () => {
-  it("retries connection errors, 408, 429, 5xx and retryable in-stream errors only", () => {
+  it("retries connection errors, 408, 409, 425, 429, 5xx and retryable in-stream errors only", () => {
     assert.equal(isRetryable(new ConnectionError({ reason: "Send", message: "x", url: "u" })), true)
-    for (const status of [408, 429, 500, 503]) assert.equal(isRetryable(make(status, {})), true, String(status))
-    for (const status of [400, 401, 403, 404, 409, 422])
+    for (const status of [408, 409, 425, 429, 500, 503])
+      assert.equal(isRetryable(make(status, {})), true, String(status))
+    for (const status of [400, 401, 403, 404, 405, 422])
       assert.equal(isRetryable(make(status, {})), false, String(status))
     const apiError = (retryable: boolean) =>
       new ApiError({ message: "m", type: undefined, code: undefined, retryable, body: {}, eventIndex: 0 })

@@ -1,5 +1,5 @@
 // Helpers of the client suites: a fake server as a `fetch` function, on every runtime (no socket).
-import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
 import { FriendliClient } from "../src/index.ts"
 

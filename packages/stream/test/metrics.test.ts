@@ -4,8 +4,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
-import * as TestContext from "effect/TestContext"
+import * as TestClock from "effect/testing/TestClock"
 import { StreamMetrics } from "../src/index.ts"
 
 const chunk = (text: string) => ({ choices: [{ index: 0, text }] })
@@ -20,10 +19,10 @@ describe("StreamMetrics", () => {
     )
     const metrics = await Effect.runPromise(
       Effect.gen(function* () {
-        const fiber = yield* Effect.fork(StreamMetrics.measure(source))
+        const fiber = yield* Effect.forkChild(StreamMetrics.measure(source))
         yield* TestClock.adjust(Duration.millis(1000))
         return yield* Fiber.join(fiber)
-      }).pipe(Effect.provide(TestContext.TestContext)),
+      }).pipe(Effect.provide(TestClock.layer())),
     )
     assert.equal(metrics.chunks, 4)
     assert.equal(metrics.tokens, 3)
@@ -39,7 +38,7 @@ describe("StreamMetrics", () => {
     const seen: Array<unknown> = []
     const source = Stream.concat(Stream.make(chunk("a"), chunk("b")), Stream.fail("cut" as const))
     const result = await Effect.runPromise(
-      Effect.either(
+      Effect.result(
         Stream.runForEach(
           StreamMetrics.track(source, (m) =>
             Effect.sync(() => {
@@ -48,9 +47,9 @@ describe("StreamMetrics", () => {
           ),
           (c) => Effect.sync(() => seen.push(c)),
         ),
-      ).pipe(Effect.provide(TestContext.TestContext)),
+      ).pipe(Effect.provide(TestClock.layer())),
     )
-    assert.equal(result._tag, "Left")
+    assert.equal(result._tag, "Failure")
     assert.equal(seen.length, 2)
     assert.equal(reported?.tokens, 2)
     assert.equal(reported?.tokensPerSecond, undefined)

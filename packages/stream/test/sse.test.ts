@@ -68,7 +68,7 @@ describe("Sse.decode", () => {
 
   it("fails with EventTooLarge on a line that never ends, holding no more than the limit", async () => {
     const piece = bytes("x".repeat(1024))
-    const endless = Stream.repeatValue(piece).pipe(Stream.take(10_000))
+    const endless = Stream.make(piece).pipe(Stream.forever, Stream.take(10_000))
     const { items, error } = await runAll(Sse.decode(endless, { maxEventBytes: 64 * 1024 }))
     assert.deepEqual(items, [])
     assert.ok(error instanceof SseError)

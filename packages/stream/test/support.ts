@@ -1,7 +1,6 @@
 /** Helpers shared by the portable tests: bytes, bodies cut into reads, and sample chunks. */
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 
 const encoder = new TextEncoder()
@@ -76,15 +75,15 @@ export const testBody = (
 
 /** An Effect stream of the pieces, one read per Stream chunk. */
 export const pieceStream = (pieces: ReadonlyArray<Uint8Array>): Stream.Stream<Uint8Array> =>
-  Stream.fromChunks(...pieces.map((p) => Chunk.of(p)))
+  Stream.fromArrays(...pieces.map((p) => [p]))
 
 /** Runs a stream: the items delivered, and the failure (if any). */
 export const runAll = <A, E>(stream: Stream.Stream<A, E>): Promise<{ items: Array<A>; error: E | undefined }> =>
   Effect.runPromise(
     Effect.gen(function* () {
       const items: Array<A> = []
-      const result = yield* Effect.either(Stream.runForEach(stream, (a) => Effect.sync(() => items.push(a))))
-      return { items, error: Either.isLeft(result) ? result.left : undefined }
+      const result = yield* Effect.result(Stream.runForEach(stream, (a) => Effect.sync(() => items.push(a))))
+      return { items, error: Result.isFailure(result) ? result.failure : undefined }
     }),
   )
 

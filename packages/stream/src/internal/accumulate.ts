@@ -282,7 +282,11 @@ export const runAccumulate = <C, R, E, Env, A extends { add(c: C): A; result(): 
 ): Effect.Effect<R, E, Env> =>
   Effect.suspend(() =>
     Effect.map(
-      Stream.runFold(self, new Make(), (acc, c) => acc.add(c)),
+      Stream.runFold(
+        self,
+        () => new Make(),
+        (acc: A, c: C) => acc.add(c),
+      ),
       (acc) => acc.result(),
     ),
   )

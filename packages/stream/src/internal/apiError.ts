@@ -1,7 +1,7 @@
 /** Errors reported inside a 200 stream, turned into `ApiError`. */
 import { ApiError } from "../StreamError.ts"
+import { statusRule } from "./status.ts"
 
-const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529])
 const RETRYABLE_WORDS = /rate.?limit|overload|server.?error|internal|timeout|timed.?out|unavailable|capacity|too.?many/i
 
 const asRecord = (u: unknown): Record<string, unknown> | undefined =>
@@ -13,7 +13,7 @@ const str = (u: unknown): string | undefined => (typeof u === "string" && u.leng
 export const isRetryable = (code: unknown, status: unknown, type: unknown, message: string): boolean => {
   for (const n of [code, status]) {
     const num = typeof n === "number" ? n : typeof n === "string" && /^\d{3}$/.test(n) ? Number(n) : undefined
-    if (num !== undefined) return RETRYABLE_STATUS.has(num) || num >= 500
+    if (num !== undefined) return statusRule(num).retryable
   }
   for (const w of [code, type]) if (typeof w === "string" && RETRYABLE_WORDS.test(w)) return true
   // Nothing machine-readable: judge by the words of the message.

@@ -1,66 +1,72 @@
 /**
- * The Effect driver for a `Stream<Uint8Array>`: one channel step per upstream chunk (however many reads it holds),
- * each fed through the synchronous core at once, emitting one `Chunk` of outputs per step.
+ * The Effect driver for a `Stream<Uint8Array>`: each upstream pull (however many reads it holds) is fed through the
+ * synchronous core at once, and its outputs go downstream as one batch.
  */
-import * as Channel from "effect/Channel"
-import * as Chunk from "effect/Chunk"
+import type * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import { type DecodeError, StreamError } from "../StreamError.ts"
 import type { Decoder } from "./decoder.ts"
 
-type Out<A> = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, DecodeError, unknown, unknown, unknown>
+type Batch<A> = Arr.NonEmptyReadonlyArray<A>
 
-const emitThen = <A>(out: Array<A>, next: Out<A>): Out<A> =>
-  out.length === 0 ? next : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), next)
-
-const failWith = <A>(decoder: Decoder<A>, e: unknown): Out<A> => {
-  if (!(e instanceof StreamError)) throw e
-  return emitThen(decoder.take(), Channel.fail(e as DecodeError))
-}
-
-const decodeChannel = <A>(decoder: Decoder<A>): Out<A> => {
-  const loop: Out<A> = Channel.readWithCause({
-    onInput: (input: Chunk.Chunk<Uint8Array>) => {
-      let more = true
-      try {
-        for (const bytes of input) {
-          if (!decoder.push(bytes)) {
-            more = false
-            break
-          }
-        }
-      } catch (e) {
-        return failWith(decoder, e)
-      }
-      return emitThen(decoder.take(), more ? loop : Channel.void)
-    },
-    onFailure: (cause) => emitThen(decoder.take(), Channel.failCause(cause) as unknown as Out<A>),
-    onDone: () => {
-      try {
-        decoder.finish()
-      } catch (e) {
-        return failWith(decoder, e)
-      }
-      return emitThen(decoder.take(), Channel.void)
-    },
-  })
-  return loop
-}
-
-/** Decodes a byte stream with a fresh decoder per run; upstream failures pass through unchanged. */
+/** Decodes a byte stream with a fresh decoder per run; upstream failures pass through unchanged, after the outputs. */
 export const decodeStream =
   <A>(make: () => Decoder<A>) =>
   <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | DecodeError, R> =>
-    Stream.suspend(() =>
-      Stream.pipeThroughChannelOrFail(
-        self,
-        decodeChannel(make()) as Channel.Channel<
-          Chunk.Chunk<A>,
-          Chunk.Chunk<Uint8Array>,
-          DecodeError,
-          E,
-          unknown,
-          unknown
-        >,
-      ),
+    Stream.transformPull(self, (upstream) =>
+      Effect.sync(() => {
+        const decoder = make()
+        /** What ends the stream once the outputs before it are out: a failure, or `undefined` for the end. */
+        let end: Cause.Cause<E | DecodeError> | undefined
+        let ended = false
+
+        const stop = (e: unknown): void => {
+          if (!(e instanceof StreamError)) throw e
+          ended = true
+          end = Cause.fail(e as DecodeError)
+        }
+
+        const emit = (): Pull.Pull<Batch<A>, E | DecodeError> => {
+          const out = decoder.take()
+          if (out.length > 0) return Effect.succeed(out as unknown as Batch<A>)
+          if (!ended) return next
+          if (end === undefined) return Cause.done()
+          const cause = end
+          end = undefined
+          return Effect.failCause(cause)
+        }
+
+        const next: Pull.Pull<Batch<A>, E | DecodeError> = Effect.matchCauseEffect(upstream, {
+          onSuccess: (input) => {
+            try {
+              for (const bytes of input) {
+                if (!decoder.push(bytes)) {
+                  ended = true
+                  break
+                }
+              }
+            } catch (e) {
+              stop(e)
+            }
+            return emit()
+          },
+          onFailure: (cause) => {
+            ended = true
+            if (Pull.isDoneCause(cause)) {
+              try {
+                decoder.finish()
+              } catch (e) {
+                stop(e)
+              }
+            } else {
+              end = cause as Cause.Cause<E>
+            }
+            return emit()
+          },
+        })
+        return Effect.suspend(emit)
+      }),
     )

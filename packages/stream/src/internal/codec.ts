@@ -2,10 +2,10 @@
  * Layer 6: JSON value -> typed chunk. The generated guard (allocation-free) is the fast path; Effect Schema runs only
  * when the guard says no, to explain what was wrong (or to accept a value the guard was stricter about).
  */
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
+import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
 import { ChunkDecodeError } from "../StreamError.ts"
+import { decodeExplained } from "./explain.ts"
 
 /** Turns one event's parsed JSON into an output; throws `ChunkDecodeError`. */
 export interface Codec<A> {
@@ -24,7 +24,7 @@ export interface GuardedSpec<A, I> {
   /** The wire-form guard: `true` means `schema` decodes the value without failing. */
   readonly guard: (u: unknown) => u is I
   /** The Effect Schema of the chunk: explains failures, and decodes when `normalize` is absent. */
-  readonly schema: Schema.Schema<A, I>
+  readonly schema: Schema.Decoder<A>
   /** Turns a value the guard accepted into the schema's Type (in place); default: decode with the schema. */
   readonly normalize?: ((i: I) => A) | undefined
 }
@@ -32,14 +32,20 @@ export interface GuardedSpec<A, I> {
 /** A codec from a guard, a schema and a normaliser. */
 export const guardedCodec = <A, I>(spec: GuardedSpec<A, I>): Codec<A> => {
   const { guard, schema } = spec
-  const decodeEither = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })
-  const normalize = spec.normalize ?? Schema.decodeSync(schema)
+  const decode = decodeExplained(schema)
+  const normalize =
+    spec.normalize ??
+    ((i: I): A => {
+      const result = decode(i)
+      if (Result.isSuccess(result)) return result.success
+      throw new Error(`The guard accepted a value its schema refuses: ${result.failure}`)
+    })
   return {
     decode(value, type, index, id, data) {
       if (guard(value)) return normalize(value)
-      const result = decodeEither(value)
-      if (Either.isRight(result)) return result.right
-      const explanation = ParseResult.TreeFormatter.formatErrorSync(result.left)
+      const result = decode(value)
+      if (Result.isSuccess(result)) return result.success
+      const explanation = result.failure
       throw new ChunkDecodeError({
         reason: "SchemaMismatch",
         message:

@@ -1,4 +1,5 @@
 /** Glue shared by the public modules: decoders from codecs, and the data-first / data-last `decode` shape. */
+import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import type { DecodeError } from "../StreamError.ts"
 import { decodeStream } from "./channel.ts"
@@ -17,28 +18,22 @@ export const jsonDecoder =
     return new Decoder(new JsonStage(codec), resolved)
   }
 
-/** Whether the first argument of a dual `decode` is the stream. */
-export const isStream = (u: unknown): u is Stream.Stream<unknown, unknown, unknown> =>
-  typeof u === "object" && u !== null && Stream.StreamTypeId in u
-
 /** A stream transform decoding JSON events with the codec chosen by the options. */
-export const jsonTransform =
-  <A>(choose: (options: DecodeOptions | undefined) => Codec<A>, options: DecodeOptions | undefined) =>
-  <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | DecodeError, R> => {
-    resolveOptions(options)
-    return decodeStream(jsonDecoder(choose(options), options))(self)
-  }
+export const jsonTransform = <A, E, R>(
+  self: Stream.Stream<Uint8Array, E, R>,
+  choose: (options: DecodeOptions | undefined) => Codec<A>,
+  options: DecodeOptions | undefined,
+): Stream.Stream<A, E | DecodeError, R> => {
+  resolveOptions(options)
+  return decodeStream(jsonDecoder(choose(options), options))(self)
+}
 
 /** The dual `decode`: `decode(stream, options?)` or `stream.pipe(decode(options?))`. */
-export const dualDecode =
-  <A>(choose: (options: DecodeOptions | undefined) => Codec<A>) =>
-  (...args: ReadonlyArray<unknown>): unknown =>
-    isStream(args[0])
-      ? jsonTransform(
-          choose,
-          args[1] as DecodeOptions | undefined,
-        )(args[0] as Stream.Stream<Uint8Array, unknown, unknown>)
-      : jsonTransform(choose, args[0] as DecodeOptions | undefined)
+export const dualDecode = <A>(choose: (options: DecodeOptions | undefined) => Codec<A>) =>
+  dual(
+    (args) => Stream.isStream(args[0]),
+    <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: DecodeOptions) => jsonTransform(self, choose, options),
+  )
 
 /** A stream of typed chunks read straight from a `ReadableStream` body. */
 export const bodyStream = <A>(

@@ -4,7 +4,7 @@ import { jsonDecoder } from "./fronts.ts"
 import type { DecodeOptions } from "./options.ts"
 import { resolveOptions } from "./options.ts"
 import { BodyPuller } from "./pull.ts"
-import type { ByteStream, ReadResult } from "./web.ts"
+import type { ByteStream } from "./web.ts"
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
 
@@ -17,27 +17,18 @@ class BatchIterator<A> implements AsyncIterableIterator<A> {
     this.puller = puller
   }
 
-  async next(): Promise<IteratorResult<A>> {
-    if (this.i < this.batch.length) return { done: false, value: this.batch[this.i++] as A }
-    const puller = this.puller
-    for (;;) {
-      if (puller.done) {
-        this.batch = []
-        return DONE
-      }
-      let result: ReadResult
-      try {
-        result = await puller.read()
-      } catch (cause) {
-        throw puller.failed(cause)
-      }
-      const out = puller.feed(result)
-      if (out.length > 0) {
-        this.batch = out
-        this.i = 1
-        return { done: false, value: out[0] as A }
-      }
-    }
+  next(): Promise<IteratorResult<A>> {
+    if (this.i < this.batch.length) return Promise.resolve({ done: false, value: this.batch[this.i++] as A })
+    return new Promise((resolve, reject) =>
+      this.puller.pull({
+        batch: (out) => {
+          this.batch = out
+          this.i = out.length > 0 ? 1 : 0
+          resolve(out.length > 0 ? { done: false, value: out[0] as A } : DONE)
+        },
+        fail: reject,
+      }),
+    )
   }
 
   /** `break` (or `return`) out of `for await`: the body is cancelled. */

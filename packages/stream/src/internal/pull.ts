@@ -1,23 +1,16 @@
 /**
- * Reading a `ReadableStream` body, shared by the plain facade and the Effect body source.
+ * Reading a `ReadableStream` body in batches: the one driver of the decoder core behind the plain facade, the Effect
+ * body source and the client.
  *
- * - The facade drives it one read at a time: `read` starts a read, `feed` decodes its result synchronously.
- * - The Effect source asks for whole batches with `pull`. A batch is handed on once at least one output is ready and
- *   the next read is not *already* available; reads that are already available join the batch. "Already available"
- *   means the read settles within {@link SETTLE_HOPS} microtask hops: a queued read settles in one hop on Node, Deno
- *   and Bun and in two on workerd, while bytes still on the network take a macrotask at least. So a batch never waits
- *   for the network, a chunk is handed on as soon as its bytes arrive, and a read costs about what it costs in a bare
- *   `await` loop.
+ * A consumer asks for the next batch with {@link BodyPuller.pull}, and the puller reads until a read completes at
+ * least one output: the batch is every output of that read (a network read often holds many events), handed on as
+ * soon as its bytes arrive. Reads that complete nothing (a few bytes of a long event) cost no Effect step and no
+ * promise of the consumer's. The body is read only while a pull waits, so a slow consumer slows the reading down
+ * (back-pressure), and nothing depends on how many microtask hops a runtime takes to settle a read.
  */
 import { SseError, StreamError } from "../StreamError.ts"
 import type { Decoder } from "./decoder.ts"
-import { type ByteReader, type ByteStream, queueMicrotask, type ReadResult } from "./web.ts"
-
-/** The most outputs one batch gathers before it is handed on. */
-export const MAX_BATCH = 1024
-
-/** How many microtask hops without a read settling mean that the next bytes are not there yet. */
-export const SETTLE_HOPS = 3
+import type { ByteReader, ByteStream, ReadResult } from "./web.ts"
 
 /** Receives what one {@link BodyPuller.pull} produced: a batch (empty once the stream has ended) or the failure. */
 export interface BatchWaiter<A> {
@@ -28,18 +21,14 @@ export interface BatchWaiter<A> {
 
 export class BodyPuller<A> {
   private reader: ByteReader | undefined = undefined
-  /** A failure that comes after outputs still to hand on. */
+  /** A failure that comes after the outputs still to hand on. */
   private failure: unknown = undefined
-  /** Who waits for the next batch (`pull`). */
+  /** Who waits for the next batch. */
   private waiter: BatchWaiter<A> | undefined = undefined
-  /** A read started by `pull` has not settled yet. */
+  /** A read has not settled yet. */
   private inFlight = false
-  /** A chain of availability checks is queued ({@link check}). */
-  private checking = false
-  /** Microtask hops since the last read settled. */
-  private hops = 0
-  /** The body ended, `[DONE]` came, or decoding failed: nothing more to read. */
-  finished = false
+  /** The body ended, `[DONE]` came, decoding failed or the puller was cancelled: nothing more is read. */
+  private finished = false
   private readonly body: ByteStream
   readonly decoder: Decoder<A>
 
@@ -49,67 +38,21 @@ export class BodyPuller<A> {
   }
 
   /**
-   * The next read (the facade's loop), or the failure waiting its turn, as a rejection. A rejection goes through
-   * {@link failed}.
-   */
-  read(): Promise<ReadResult> {
-    if (this.failure !== undefined) {
-      const f = this.failure
-      this.failure = undefined
-      return Promise.reject(f)
-    }
-    return this.readBody()
-  }
-
-  /** Turns a rejection of {@link read} into the typed error to throw, and stops reading. */
-  failed(cause: unknown): StreamError {
-    this.finished = true
-    if (cause instanceof StreamError) return cause
-    this.release(true)
-    return this.readFailed(cause)
-  }
-
-  /**
-   * Decodes one read's result; returns the outputs it completed (often none). At the end of the body (or at
-   * `[DONE]`) `finished` becomes true and the body is released. A typed failure is thrown at once when nothing was
-   * completed before it, or else kept for the next `read` while those outputs are returned.
-   */
-  feed(result: ReadResult): Array<A> {
-    try {
-      this.step(result)
-    } catch (e) {
-      this.stop()
-      const out = this.decoder.take()
-      // A typed failure waits behind the outputs completed before it; a defect is thrown at once.
-      if (out.length === 0 || !(e instanceof StreamError)) throw e
-      this.failure = e
-      return out
-    }
-    return this.decoder.take()
-  }
-
-  /** Whether `read` has anything left to give: more of the body, or a failure waiting its turn. */
-  get done(): boolean {
-    return this.finished && this.failure === undefined
-  }
-
-  /**
-   * Asks for the next batch: `waiter` is called once, maybe synchronously, with a non-empty batch, with an empty one
-   * once the stream has ended, or with the failure (after the outputs completed before it). One pull at a time.
+   * Asks for the next batch: `waiter` is called once, synchronously when something is ready, with a non-empty
+   * batch, with an empty one once the stream has ended, or with the failure (after every output completed before
+   * it). One pull at a time.
    */
   pull(waiter: BatchWaiter<A>): void {
-    this.waiter = waiter
-    if (this.finished || this.decoder.stage.out.length >= MAX_BATCH) {
+    if (this.finished || this.decoder.stage.out.length > 0) {
+      this.waiter = waiter
       this.deliver()
-    } else if (!this.inFlight) {
-      // Outputs decoded after the last batch went out go first, with whatever reads are already available.
-      const ready = this.decoder.stage.out.length > 0
-      this.readNext()
-      if (ready) this.check()
+      return
     }
+    this.waiter = waiter
+    if (!this.inFlight) this.readNext()
   }
 
-  /** The waiter of `pull` is gone (its fiber was interrupted): a batch in the making stays for the next `pull`. */
+  /** The waiter of `pull` is gone (its fiber was interrupted): what is decoded meanwhile stays for the next pull. */
   abandon(): void {
     this.waiter = undefined
   }
@@ -119,93 +62,55 @@ export class BodyPuller<A> {
     this.finished = true
     this.failure = undefined
     this.waiter = undefined
+    this.decoder.take()
     return this.release(true)
   }
 
-  private readBody(): Promise<ReadResult> {
+  private readNext(): void {
     let reader = this.reader
     if (reader === undefined) {
       try {
         reader = this.body.getReader()
       } catch (cause) {
-        return Promise.reject(cause)
+        this.onReadError(cause)
+        return
       }
       this.reader = reader
     }
-    return reader.read()
-  }
-
-  /** Decodes one read, leaving its outputs with the decoder. */
-  private step(result: ReadResult): void {
-    if (result.done) {
-      this.finished = true
-      this.decoder.finish()
-      this.release(false)
-    } else if (!this.decoder.push(result.value)) {
-      this.finished = true
-      this.release(true)
-    }
-  }
-
-  /** Stops reading after a decoding failure. */
-  private stop(): void {
-    this.finished = true
-    this.release(true)
-  }
-
-  private readNext(): void {
     this.inFlight = true
-    this.readBody().then(this.onRead, this.onReadError)
+    reader.read().then(this.onRead, this.onReadError)
   }
 
   private readonly onRead = (result: ReadResult): void => {
     this.inFlight = false
     if (this.finished) return // cancelled while the read was in flight
     try {
-      this.step(result)
+      if (result.done) {
+        this.finished = true
+        this.decoder.finish()
+        this.release(false)
+      } else if (!this.decoder.push(result.value)) {
+        this.finished = true
+        this.release(true)
+      }
     } catch (e) {
-      // Handed on after the outputs already decoded (`deliver`).
-      this.stop()
+      // Handed on after the outputs already decoded.
+      this.finished = true
       this.failure = e
+      this.release(true)
     }
-    // Nobody waits: the outputs stay for the next `pull`, and reading pauses (back-pressure).
-    if (this.waiter === undefined) return
-    const ready = this.decoder.stage.out.length
-    if (this.finished || ready >= MAX_BATCH) {
-      this.deliver()
-      return
-    }
-    this.readNext()
-    if (ready > 0) this.check()
+    if (this.waiter === undefined) return // nobody pulls: reading pauses (back-pressure)
+    if (this.finished || this.decoder.stage.out.length > 0) this.deliver()
+    else this.readNext() // no whole output yet: the waiter needs the next read
   }
 
   private readonly onReadError = (cause: unknown): void => {
     this.inFlight = false
     if (this.finished) return
-    this.failure = this.failed(cause)
+    this.finished = true
+    this.failure = cause instanceof StreamError ? cause : this.readFailed(cause)
+    this.release(true)
     if (this.waiter !== undefined) this.deliver()
-  }
-
-  /**
-   * Hands the batch on unless the read just started settles within {@link SETTLE_HOPS} microtask hops; each read that
-   * settles starts the count again. One chain of checks runs at a time.
-   */
-  private check(): void {
-    this.hops = 0
-    if (this.checking) return
-    this.checking = true
-    queueMicrotask(this.runCheck)
-  }
-
-  private readonly runCheck = (): void => {
-    if (this.waiter === undefined || this.decoder.stage.out.length === 0) {
-      this.checking = false
-    } else if (++this.hops < SETTLE_HOPS) {
-      queueMicrotask(this.runCheck)
-    } else {
-      this.checking = false
-      this.deliver()
-    }
   }
 
   private deliver(): void {

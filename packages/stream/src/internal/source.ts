@@ -1,38 +1,46 @@
 /**
- * The Effect driver for a `ReadableStream` body: the shared pull loop ({@link BodyPuller}) hands over one batch per
- * Effect step, so the per-step cost is paid per batch of available bytes, not per network read.
+ * The Effect driver for a `ReadableStream` body: one pull of the stream is one batch of the shared {@link BodyPuller},
+ * so the per-step cost of Effect is paid per batch, not per network read.
  */
-import * as Chunk from "effect/Chunk"
+import type * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
+import * as Channel from "effect/Channel"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import type * as Pull from "effect/Pull"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type DecodeError, StreamError } from "../StreamError.ts"
 import type { Decoder } from "./decoder.ts"
 import { BodyPuller } from "./pull.ts"
 import type { ByteStream } from "./web.ts"
 
-type Pull<A> = Effect.Effect<Chunk.Chunk<A>, Option.Option<DecodeError>>
+type BatchPull<A> = Pull.Pull<Arr.NonEmptyReadonlyArray<A>, DecodeError>
 
-const END = Effect.fail(Option.none())
+const END = Cause.done()
 
-/** One batch per step: `None` ends the stream, a `StreamError` fails it, anything else is a defect. */
-const pullFrom = <A>(puller: BodyPuller<A>): Pull<A> =>
-  Effect.async<Chunk.Chunk<A>, Option.Option<DecodeError>>((resume) => {
+/** One batch per pull: an empty batch ends the stream, a `StreamError` fails it, anything else is a defect. */
+const pullFrom = <A>(puller: BodyPuller<A>): BatchPull<A> =>
+  Effect.callback<Arr.NonEmptyReadonlyArray<A>, DecodeError | Cause.Done>((resume) => {
     puller.pull({
-      batch: (out) => resume(out.length === 0 ? END : Effect.succeed(Chunk.unsafeFromArray(out))),
-      fail: (e) => resume(e instanceof StreamError ? Effect.fail(Option.some(e as DecodeError)) : Effect.die(e)),
+      batch: (out) => resume(out.length === 0 ? END : Effect.succeed(out as unknown as Arr.NonEmptyReadonlyArray<A>)),
+      fail: (e) => resume(e instanceof StreamError ? Effect.fail(e as DecodeError) : Effect.die(e)),
     })
     return Effect.sync(() => puller.abandon())
   })
 
 /** A stream of the outputs of a body; ending or interrupting it cancels the body. */
 export const fromBody = <A>(body: ByteStream, make: () => Decoder<A>): Stream.Stream<A, DecodeError> =>
-  Stream.unwrapScoped(
-    Effect.map(
-      Effect.acquireRelease(
-        Effect.sync(() => new BodyPuller(body, make())),
-        (puller) => Effect.promise(() => puller.cancel()),
-      ),
-      (puller) => Stream.repeatEffectChunkOption(pullFrom(puller)),
+  Stream.fromChannel(
+    Channel.fromTransform((_, scope) =>
+      Effect.suspend(() => {
+        const puller = new BodyPuller(body, make())
+        return Effect.as(
+          Scope.addFinalizer(
+            scope,
+            Effect.promise(() => puller.cancel()),
+          ),
+          pullFrom(puller),
+        )
+      }),
     ),
   )

@@ -1,32 +1,31 @@
 /**
- * The one implementation of the Friendli client, on `@effect/platform`'s `HttpClient`: one scoped request per
+ * The one implementation of the Friendli client, on `effect/http`'s `HttpClient`: one scoped request per
  * attempt (closing the scope aborts it, so an error, a non-2xx answer, an early exit or an interruption never
  * leaves the connection open), typed HTTP errors, a first-byte timeout on the response head, an idle timeout
  * between decoded items (keep-alive comments produce none, so they never reset it), and retries that stop for
  * good once an item was delivered.
  */
 
-import * as HttpBody from "@effect/platform/HttpBody"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Core from "@friendli-stream/core"
-import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
-import * as Random from "effect/Random"
-import * as Schema from "effect/Schema"
+import * as HttpBody from "effect/http/HttpBody"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type ConnectionError, InvalidResponseError, type RequestFailure, TimeoutError } from "../../ClientError.ts"
 import type { ResolvedClientOptions } from "../../ClientOptions.ts"
 import type { DecodeError } from "../../StreamError.ts"
+import { decodeExplained } from "../explain.ts"
 import { connectionError, cutBody, statusError } from "./errors.ts"
 import { type Endpoint, requestBody } from "./request.ts"
-import { parseRetryAfter, retryDelayMs } from "./retry.ts"
+import { AfterDelivery, parseRetryAfter, retrySchedule } from "./retry.ts"
 
 /** Turns the bytes of a 200 event stream into items. */
 export type Decode<A> = (
@@ -37,19 +36,19 @@ export type Decode<A> = (
 export interface ResponseSpec<A> {
   readonly guard: (u: unknown) => boolean
   readonly normalize: (u: never) => A
-  readonly schema: Schema.Schema<A, unknown>
+  readonly schema: Schema.Decoder<A>
 }
 
 export const completionResponse: ResponseSpec<Core.CompletionResponse> = {
   guard: Core.isCompletionResponse,
   normalize: Core.normalizeCompletionResponse,
-  schema: Core.CompletionResponse as unknown as Schema.Schema<Core.CompletionResponse, unknown>,
+  schema: Core.CompletionResponse,
 }
 
 export const chatResponse: ResponseSpec<Core.ChatCompletionResponse> = {
   guard: Core.isChatCompletionResponse,
   normalize: Core.normalizeChatCompletionResponse,
-  schema: Core.ChatCompletionResponse as unknown as Schema.Schema<Core.ChatCompletionResponse, unknown>,
+  schema: Core.ChatCompletionResponse,
 }
 
 /** The engine every public front calls. */
@@ -66,13 +65,15 @@ export interface Engine {
 const withTimeout =
   <E2>(ms: number, onTimeout: () => E2) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, R> =>
-    Number.isFinite(ms) ? Effect.timeoutFail(self, { duration: Duration.millis(ms), onTimeout }) : self
+    Number.isFinite(ms)
+      ? Effect.timeoutOrElse(self, { duration: Duration.millis(ms), orElse: () => Effect.fail(onTimeout()) })
+      : self
 
 /** Builds the engine on an `HttpClient`. */
 export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.HttpClient): Engine => {
   const client = HttpClient.withScope(http)
   const headers: Record<string, string> = { ...options.headers }
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+  if (options.token !== undefined) headers.authorization = `Bearer ${Redacted.value(options.token)}`
   if (options.team !== undefined) headers["x-friendli-team"] = options.team
   const firstByteTimeout = () =>
     new TimeoutError({
@@ -128,8 +129,7 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     })
   }
 
-  const delayFor = (retry: number, error: unknown) =>
-    Effect.map(Random.next, (random) => retryDelayMs(options, retry, error, random))
+  const schedule = retrySchedule(options)
 
   const stream = <A>(
     api: Endpoint,
@@ -137,43 +137,39 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     decode: Decode<A>,
   ): Stream.Stream<A, RequestFailure | DecodeError> => {
     const body = requestBody(api, request, true)
-    if (Either.isLeft(body)) return Stream.fail(body.left)
+    if (Result.isFailure(body)) return Stream.fail(body.failure)
     const url = options.baseURL + api.path
     const attempt = (retry: number): Stream.Stream<A, RequestFailure | DecodeError> =>
-      Stream.unwrapScoped(
-        Effect.map(send(api, body.right, "text/event-stream", retry), (response) => {
+      Stream.unwrap(
+        Effect.map(send(api, body.success, "text/event-stream", retry), (response) => {
           const bytes = Stream.mapError(response.stream, (e) => connectionError("Receive", url, e.cause ?? e))
           const items = decode(bytes)
           return Number.isFinite(options.idleTimeoutMs)
-            ? Stream.timeoutFailCause(items, () => Cause.fail(idleTimeout()), Duration.millis(options.idleTimeoutMs))
+            ? Stream.timeoutOrElse(items, {
+                duration: Duration.millis(options.idleTimeoutMs),
+                orElse: () => Stream.fail(idleTimeout()),
+              })
             : items
         }),
       )
-    const loop = (retry: number): Stream.Stream<A, RequestFailure | DecodeError> =>
-      Stream.suspend(() => {
+    return Stream.suspend(() => {
+      let retries = 0
+      // Once an item was delivered a failure is final: it is wrapped so that the schedule stops.
+      const once = Stream.suspend(() => {
         let delivered = false
-        return attempt(retry).pipe(
-          Stream.mapChunks((chunk) => {
-            if (chunk.length > 0) delivered = true
-            return chunk
+        return attempt(retries++).pipe(
+          Stream.mapArray((items) => {
+            delivered = true
+            return items
           }),
-          Stream.catchAll((error) =>
-            delivered
-              ? Stream.fail(error)
-              : Stream.unwrap(
-                  Effect.map(delayFor(retry, error), (delay) =>
-                    delay === undefined
-                      ? Stream.fail(error)
-                      : Stream.concat(
-                          Stream.drain(Stream.fromEffect(Effect.sleep(Duration.millis(delay)))),
-                          loop(retry + 1),
-                        ),
-                  ),
-                ),
-          ),
+          Stream.mapError((error) => (delivered ? new AfterDelivery(error) : error)),
         )
       })
-    return loop(0)
+      return once.pipe(
+        Stream.retry(schedule),
+        Stream.mapError((e) => (e instanceof AfterDelivery ? e.error : e)),
+      )
+    })
   }
 
   const create = <A>(
@@ -182,28 +178,25 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     spec: ResponseSpec<A>,
   ): Effect.Effect<A, RequestFailure | InvalidResponseError> => {
     const body = requestBody(api, request, false)
-    if (Either.isLeft(body)) return Effect.fail(body.left)
+    if (Result.isFailure(body)) return Effect.fail(body.failure)
     const url = options.baseURL + api.path
-    const once = (retry: number) =>
-      Effect.scoped(
-        Effect.gen(function* () {
-          const response = yield* send(api, body.right, "application/json", retry)
-          const text = yield* response.text.pipe(
-            Effect.mapError((e) => connectionError("Receive", url, e.cause ?? e)),
-            withTimeout(options.idleTimeoutMs, idleTimeout),
-          )
-          return yield* decodeResponse(spec, text, response.headers["x-request-id"])
-        }),
-      )
-    const loop = (retry: number): Effect.Effect<A, RequestFailure | InvalidResponseError> =>
-      Effect.catchAll(once(retry), (error) =>
-        Effect.flatMap(delayFor(retry, error), (delay) =>
-          delay === undefined
-            ? Effect.fail(error)
-            : Effect.zipRight(Effect.sleep(Duration.millis(delay)), loop(retry + 1)),
-        ),
-      )
-    return Effect.suspend(() => loop(0))
+    const run = () => {
+      let retries = 0
+      return Effect.suspend(() => {
+        const retry = retries++
+        return Effect.scoped(
+          Effect.gen(function* () {
+            const response = yield* send(api, body.success, "application/json", retry)
+            const text = yield* response.text.pipe(
+              Effect.mapError((e) => connectionError("Receive", url, e.cause ?? e)),
+              withTimeout(options.idleTimeoutMs, idleTimeout),
+            )
+            return yield* decodeResponse(spec, text, response.headers["x-request-id"])
+          }),
+        )
+      })
+    }
+    return Effect.suspend(() => Effect.retry(run(), schedule))
   }
 
   return { options, stream, create }
@@ -230,9 +223,9 @@ const decodeResponse = <A>(
     )
   }
   if (spec.guard(value)) return Effect.succeed(spec.normalize(value as never))
-  const result = Schema.decodeUnknownEither(spec.schema, { errors: "all", onExcessProperty: "ignore" })(value)
-  if (Either.isRight(result)) return Effect.succeed(result.right)
-  const explanation = ParseResult.TreeFormatter.formatErrorSync(result.left)
+  const result = decodeExplained(spec.schema)(value)
+  if (Result.isSuccess(result)) return Effect.succeed(result.success)
+  const explanation = result.failure
   return Effect.fail(
     new InvalidResponseError({
       reason: "SchemaMismatch",

@@ -10,10 +10,11 @@ import {
   PermissionDeniedError,
   RateLimitError,
   ServerError,
-  type StatusErrorArgs,
+  type StatusErrorFields,
   UnexpectedStatusError,
   UnprocessableEntityError,
 } from "../../ClientError.ts"
+import { type StatusTag, statusRule } from "../status.ts"
 
 /** The longest body text an error keeps. */
 export const MAX_BODY_TEXT = 4096
@@ -47,44 +48,15 @@ export const describeBody = (body: Core.ErrorBody | undefined, text: string): st
   return detail.map((issue) => `${(issue.loc ?? []).join(".") || "body"}: ${issue.msg}`).join("; ")
 }
 
-type StatusClass = new (args: StatusErrorArgs) => AnyStatusError
-
-const classOf = (status: number): StatusClass => {
-  switch (status) {
-    case 400:
-      return BadRequestError
-    case 401:
-      return AuthenticationError
-    case 403:
-      return PermissionDeniedError
-    case 404:
-      return NotFoundError
-    case 422:
-      return UnprocessableEntityError
-    case 429:
-      return RateLimitError
-    default:
-      return status >= 500 ? ServerError : UnexpectedStatusError
-  }
-}
-
-const advice = (status: number): string => {
-  switch (status) {
-    case 400:
-      return "Fix the request."
-    case 401:
-      return "Check the token (the token option or FRIENDLI_TOKEN)."
-    case 403:
-      return "The token may not use this model, endpoint or team; check the team (the team option or FRIENDLI_TEAM)."
-    case 404:
-      return "Check the model (or dedicated endpoint id), the deployment kind and baseURL."
-    case 422:
-      return "Fix the fields listed."
-    case 429:
-      return "Send fewer requests, or raise maxRetries."
-    default:
-      return status >= 500 ? "The server failed; try again later." : "See the body for details."
-  }
+const CLASSES: Record<StatusTag, new (args: StatusErrorFields & { readonly message: string }) => AnyStatusError> = {
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  UnprocessableEntityError,
+  RateLimitError,
+  ServerError,
+  UnexpectedStatusError,
 }
 
 /** The typed error of a non-2xx response. */
@@ -97,11 +69,12 @@ export const statusError = (args: {
   readonly attempts: number
 }): AnyStatusError => {
   const body = parseErrorBody(args.text)
-  const Class = classOf(args.status)
+  const rule = statusRule(args.status)
+  const Class = CLASSES[rule.tag]
   const tries = args.attempts > 1 ? ` after ${args.attempts} attempts` : ""
   const id = args.requestId === undefined ? "" : ` [request id ${args.requestId}]`
   return new Class({
-    message: `POST ${args.url} answered ${args.status}${tries}: ${describeBody(body, args.text)}. ${advice(args.status)}${id}`,
+    message: `POST ${args.url} answered ${args.status}${tries}: ${describeBody(body, args.text)}. ${rule.advice}${id}`,
     status: args.status,
     body,
     text: cutBody(args.text),

@@ -6,11 +6,11 @@
  * its connection.
  */
 import * as Cause from "effect/Cause"
-import * as Chunk from "effect/Chunk"
 import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
+import type * as Pull from "effect/Pull"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { errorResponse, streamResponse } from "./response.ts"
@@ -34,7 +34,7 @@ export interface Accumulator<A, F> {
 
 type Runtime<R> = ManagedRuntime.ManagedRuntime<R, never>
 
-type Pull<A, E, R> = Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>
+type BatchPull<A, E> = Pull.Pull<ReadonlyArray<A>, E>
 
 /** Runs an effect on the runtime; its typed failure (or the abort reason, when aborted) is thrown as it is. */
 export const runOrThrow = async <A, E, R>(
@@ -45,9 +45,9 @@ export const runOrThrow = async <A, E, R>(
   if (signal?.aborted) throw signal.reason ?? abortError("The request was aborted.")
   const exit = await runtime.runPromiseExit(effect, signal === undefined ? undefined : { signal: signal as never })
   if (Exit.isSuccess(exit)) return exit.value
-  if (signal?.aborted && Cause.isInterruptedOnly(exit.cause))
+  if (signal?.aborted && Cause.hasInterruptsOnly(exit.cause))
     throw signal.reason ?? abortError("The request was aborted.")
-  const failure = Cause.failureOption(exit.cause)
+  const failure = Cause.findErrorOption(exit.cause)
   throw Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
 }
 
@@ -60,8 +60,8 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
   private rejectFinished!: (reason: unknown) => void
   private consumed = false
   private ended = false
-  private scope: Scope.CloseableScope | undefined
-  private pull: Pull<A, E, R> | undefined
+  private scope: Scope.Closeable | undefined
+  private pull: BatchPull<A, E> | undefined
   private batch: ReadonlyArray<A> = []
   private at = 0
   private readonly onSignal: () => void
@@ -210,13 +210,13 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
           throw signal.reason
         }
         this.scope = scope
-        this.pull = await runOrThrow(this.runtime, Scope.extend(Stream.toPull(this.stream), scope), signal)
+        this.pull = await runOrThrow(this.runtime, Scope.provide(Stream.toPull(this.stream), scope), signal)
       }
       const pull = this.pull
       for (;;) {
-        const chunk = await runOrThrow(this.runtime, pull, signal)
-        if (Chunk.isEmpty(chunk)) continue
-        this.batch = Chunk.toReadonlyArray(chunk)
+        const batch = await runOrThrow(this.runtime, pull, signal)
+        if (batch.length === 0) continue
+        this.batch = batch
         this.at = 1
         const item = this.batch[0] as A
         this.acc.add(item)
@@ -227,13 +227,9 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
         await this.finish({ _tag: "Aborted" })
         throw signal.reason
       }
-      if (Option.isOption(error)) {
-        if (Option.isNone(error)) {
-          await this.finish({ _tag: "Done" })
-          return DONE
-        }
-        await this.finish({ _tag: "Failed", error: error.value })
-        throw error.value
+      if (Cause.isDone(error)) {
+        await this.finish({ _tag: "Done" })
+        return DONE
       }
       await this.finish({ _tag: "Failed", error })
       throw error

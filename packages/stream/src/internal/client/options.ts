@@ -1,5 +1,7 @@
 /** Client options: defaults, the environment, and checks that fail early with `ClientConfigError`. */
+
 import { defaultBaseUrls, isDeploymentKind } from "@friendli-stream/core"
+import * as Redacted from "effect/Redacted"
 import { ClientConfigError } from "../../ClientError.ts"
 import type { ClientOptions, ResolvedClientOptions } from "../../ClientOptions.ts"
 import { readEnv } from "./env.ts"
@@ -72,7 +74,9 @@ export const resolveClientOptions = (options: ClientOptions = {}): ResolvedClien
     )
   }
   const baseURL = checkUrl(options.baseURL ?? defaultBaseUrls[deployment])
-  const token = options.token ?? readEnv("FRIENDLI_TOKEN")
+  const given = options.token ?? readEnv("FRIENDLI_TOKEN")
+  const token =
+    given === undefined || Redacted.isRedacted(given) ? given : Redacted.make(given, { label: "FRIENDLI_TOKEN" })
   if (token === undefined && options.baseURL === undefined && deployment !== "container") {
     throw new ClientConfigError({
       reason: "MissingToken",

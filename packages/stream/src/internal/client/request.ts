@@ -1,24 +1,24 @@
 /** The three endpoints, request validation with the generated guards and Schemas, and request bodies. */
 import * as Core from "@friendli-stream/core"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
+import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
 import { InvalidRequestError } from "../../ClientError.ts"
+import { decodeExplained } from "../explain.ts"
 
 /** One endpoint: where it is, and how its request is checked. */
 export interface Endpoint {
   readonly name: string
   readonly path: Core.EndpointPath
   readonly guard: (u: unknown) => boolean
-  readonly schema: Schema.Schema<unknown, unknown>
+  readonly explain: (u: unknown) => Result.Result<unknown, string>
 }
 
-const endpoint = <A, I>(
+const endpoint = <A>(
   name: string,
   path: Core.EndpointPath,
-  guard: (u: unknown) => u is I,
-  schema: Schema.Schema<A, I>,
-): Endpoint => ({ name, path, guard, schema: schema as unknown as Schema.Schema<unknown, unknown> })
+  guard: (u: unknown) => boolean,
+  schema: Schema.Decoder<A>,
+): Endpoint => ({ name, path, guard, explain: decodeExplained(schema) })
 
 export const completions: Endpoint = endpoint(
   "completion",
@@ -47,12 +47,12 @@ export const requestBody = (
   api: Endpoint,
   request: unknown,
   stream: boolean,
-): Either.Either<string, InvalidRequestError> => {
+): Result.Result<string, InvalidRequestError> => {
   if (!api.guard(request)) {
-    const result = Schema.decodeUnknownEither(api.schema, { errors: "all", onExcessProperty: "ignore" })(request)
-    if (Either.isLeft(result)) {
-      const explanation = ParseResult.TreeFormatter.formatErrorSync(result.left)
-      return Either.left(
+    const result = api.explain(request)
+    if (Result.isFailure(result)) {
+      const explanation = result.failure
+      return Result.fail(
         new InvalidRequestError({
           message: `The ${api.name} request does not match the API schema, so it was not sent:\n${explanation}`,
           explanation,
@@ -62,5 +62,5 @@ export const requestBody = (
   }
   const body: Record<string, unknown> = { ...(request as Record<string, unknown>), stream }
   if (!stream) delete body.stream_options
-  return Either.right(JSON.stringify(body))
+  return Result.succeed(JSON.stringify(body))
 }

@@ -5,11 +5,9 @@
  */
 import { InvalidRequestError, StatusError, TimeoutError } from "../../ClientError.ts"
 import { ApiError } from "../../StreamError.ts"
+import { statusRule } from "../status.ts"
 import { errorObject } from "./sse.ts"
 import { type HeadersInitLike, makeResponse, type WebReadableStream, type WebResponse } from "./web.ts"
-
-/** Upstream statuses that are the request's fault (400, 404, 422, 429): the caller gets them as they are. */
-const REQUEST_SIDE: ReadonlySet<number> = new Set([400, 404, 422, 429])
 
 /**
  * The status of a failure before the first item: the upstream's own for a request-side 4xx, 400 for a request
@@ -19,8 +17,8 @@ const REQUEST_SIDE: ReadonlySet<number> = new Set([400, 404, 422, 429])
 export const failureStatus = (error: unknown): number => {
   if (error instanceof InvalidRequestError) return 400
   if (error instanceof TimeoutError) return 504
-  if (error instanceof StatusError) return REQUEST_SIDE.has(error.status) ? error.status : 502
-  if (error instanceof ApiError && typeof error.code === "number" && REQUEST_SIDE.has(error.code)) return error.code
+  if (error instanceof StatusError) return statusRule(error.status).passOn ? error.status : 502
+  if (error instanceof ApiError && typeof error.code === "number" && statusRule(error.code).passOn) return error.code
   return 502
 }
 

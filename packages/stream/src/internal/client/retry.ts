@@ -2,9 +2,15 @@
  * The retry policy: which failures are retried, how long to wait (`Retry-After` first, else exponential backoff
  * with jitter), and the parsing of `Retry-After` (seconds or an HTTP date) and `retry-after-ms`.
  */
+import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Random from "effect/Random"
+import * as Schedule from "effect/Schedule"
 import { ClientError, ConnectionError, StatusError } from "../../ClientError.ts"
 import type { ResolvedClientOptions } from "../../ClientOptions.ts"
 import { ApiError } from "../../StreamError.ts"
+import { statusRule } from "../status.ts"
 
 /** The retry options in force. */
 export type RetryPolicy = Pick<
@@ -33,7 +39,7 @@ export const parseRetryAfter = (get: (name: string) => string | undefined, nowMs
 /** Whether a failure may be retried (before the first chunk): connection errors, 408, 429, 5xx, retryable in-stream errors. */
 export const isRetryable = (error: unknown): boolean => {
   if (error instanceof ConnectionError) return true
-  if (error instanceof StatusError) return error.status === 408 || error.status === 429 || error.status >= 500
+  if (error instanceof StatusError) return statusRule(error.status).retryable
   if (error instanceof ApiError) return error.retryable
   return false
 }
@@ -59,3 +65,28 @@ export const retryDelayMs = (
   const base = Math.min(policy.initialRetryDelayMs * 2 ** retry, policy.maxRetryDelayMs)
   return Math.round(base * (1 - JITTER * random))
 }
+
+/** A failure that came after items were delivered: never retried (the caller already has part of the answer). */
+export class AfterDelivery<E> {
+  readonly error: E
+  constructor(error: E) {
+    this.error = error
+  }
+}
+
+/**
+ * The retry policy as a `Schedule` over the failures: each step waits {@link retryDelayMs} (exponential, jittered,
+ * capped, or the server's `Retry-After`), and the schedule ends when that says "do not retry".
+ */
+export const retrySchedule = (policy: RetryPolicy): Schedule.Schedule<number, unknown> =>
+  Schedule.fromStepWithMetadata(
+    Effect.succeed((meta: Schedule.InputMetadata<unknown>) =>
+      Effect.flatMap(Random.next, (random) => {
+        const retry = meta.attempt - 1
+        const delay = meta.input instanceof AfterDelivery ? undefined : retryDelayMs(policy, retry, meta.input, random)
+        return delay === undefined
+          ? Cause.done(retry)
+          : Effect.succeed([retry, Duration.millis(delay)] as [number, Duration.Duration])
+      }),
+    ),
+  )
