@@ -8,9 +8,8 @@ import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
 import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import * as Acc from "./internal/accumulate.ts"
-import type { Codec } from "./internal/codec.ts"
 import { bodyStream, dualDecode } from "./internal/fronts.ts"
-import { chatCompatible, chatStrict } from "./internal/schemas.ts"
+import { chatCodec } from "./internal/schemas.ts"
 import type { ReadableByteStream } from "./Sse.ts"
 import type { DecodeError } from "./StreamError.ts"
 
@@ -34,9 +33,6 @@ export type CompatibleChatCompletionChunk = Core.CompatibleChatCompletionChunk
  * @since 0.1.0
  */
 export type ChatCompletion = Acc.ChatCompletion
-
-const chooseCodec = (options: DecodeOptions | undefined): Codec<ChatCompletionChunk | CompatibleChatCompletionChunk> =>
-  options?.validation === "compatible" ? chatCompatible : chatStrict
 
 /**
  * Decodes a byte stream of `/v1/chat/completions` server-sent events into typed chunks, ending at `data: [DONE]`.
@@ -67,7 +63,7 @@ export const decode: {
   ): <E, R>(
     self: Stream.Stream<Uint8Array, E, R>,
   ) => Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, E | DecodeError, R>
-} = dualDecode(chooseCodec) as never
+} = dualDecode(chatCodec) as never
 
 /**
  * Decodes a `ReadableStream` body (e.g. `Response.body`) into typed chunks; the fastest way in, since reads that
@@ -82,7 +78,7 @@ export const fromReadableStream: {
     body: ReadableByteStream,
     options: DecodeOptions,
   ): Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, DecodeError>
-} = ((body: ReadableByteStream, options?: DecodeOptions) => bodyStream(body, chooseCodec, options)) as never
+} = ((body: ReadableByteStream, options?: DecodeOptions) => bodyStream(body, chatCodec, options)) as never
 
 /**
  * Folds a stream of chunks into the final chat completion, per choice `index`: content (and refusal, reasoning)

@@ -7,16 +7,8 @@
 import type { ChatCompletionChunk, CompatibleChatCompletionChunk } from "./ChatCompletionStream.ts"
 import type { CompatibleCompletionChunk, CompletionChunk } from "./CompletionStream.ts"
 import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
-import type { Codec } from "./internal/codec.ts"
 import { iterateBody } from "./internal/iterate.ts"
-import {
-  chatCompatible,
-  chatStrict,
-  completionCompatible,
-  completionStrict,
-  toolAssistedCompatible,
-  toolAssistedStrict,
-} from "./internal/schemas.ts"
+import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
 import type { ReadableByteStream } from "./Sse.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
 
@@ -51,9 +43,7 @@ export function decodeCompletionStream(
   body: ReadableByteStream,
   options?: DecodeOptions,
 ): AsyncIterable<CompletionChunk | CompatibleCompletionChunk> {
-  const codec: Codec<CompletionChunk | CompatibleCompletionChunk> =
-    options?.validation === "compatible" ? completionCompatible : completionStrict
-  return iterateBody(body, codec, options)
+  return iterateBody(body, completionCodec(options), options)
 }
 
 /**
@@ -79,9 +69,7 @@ export function decodeChatCompletionStream(
   body: ReadableByteStream,
   options?: DecodeOptions,
 ): AsyncIterable<ChatCompletionChunk | CompatibleChatCompletionChunk> {
-  const codec: Codec<ChatCompletionChunk | CompatibleChatCompletionChunk> =
-    options?.validation === "compatible" ? chatCompatible : chatStrict
-  return iterateBody(body, codec, options)
+  return iterateBody(body, chatCodec(options), options)
 }
 
 /**
@@ -93,6 +81,6 @@ export const decodeToolAssistedChatStream = (
   body: ReadableByteStream,
   options?: DecodeOptions,
 ): AsyncIterable<ToolAssistedChatEvent> => {
-  const codec = options?.validation === "compatible" ? toolAssistedCompatible : toolAssistedStrict
+  const codec = toolAssistedCodec(options)
   return iterateBody(body, codec, options)
 }

@@ -29,15 +29,18 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import * as ChatCompletionStream from "./ChatCompletionStream.ts"
+import type * as ChatCompletionStream from "./ChatCompletionStream.ts"
 import type { ClientConfigError, InvalidResponseError, RequestFailure } from "./ClientError.ts"
 import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./ClientOptions.ts"
-import * as CompletionStream from "./CompletionStream.ts"
+import type * as CompletionStream from "./CompletionStream.ts"
 import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import { chatResponse, completionResponse, type Decode, makeEngine } from "./internal/client/client.ts"
 import * as Requests from "./internal/client/request.ts"
+import type { Codec } from "./internal/codec.ts"
+import { bodyStream, jsonTransform } from "./internal/fronts.ts"
+import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
 import type { DecodeError } from "./StreamError.ts"
-import * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
+import type * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
 
 /**
  * Any failure of a stream: before it started (`ClientError`s) or inside it (`StreamError`s).
@@ -131,26 +134,17 @@ export const FriendliClient: Context.Service<FriendliClient, FriendliClient> = C
   "@friendli-stream/stream/FriendliClient",
 )
 
+/** How the client decodes one API's body, with the codec that `validation` chooses. */
 const decoder =
-  <A>(
-    decode: (
-      bytes: Stream.Stream<Uint8Array, never>,
-      options: DecodeOptions | undefined,
-    ) => Stream.Stream<A, DecodeError>,
-  ) =>
-  (options: DecodeOptions | undefined): Decode<A> =>
-  (bytes) =>
-    decode(bytes as Stream.Stream<Uint8Array, never>, options) as Stream.Stream<A, never>
+  <A>(choose: (options: DecodeOptions | undefined) => Codec<A>) =>
+  (options: DecodeOptions | undefined): Decode<A> => ({
+    body: (body, readError) => bodyStream(body, choose, options, readError),
+    bytes: (bytes) => jsonTransform(bytes, choose, options),
+  })
 
-const decodeCompletions = decoder<CompletionStream.CompletionChunk>((b, o) =>
-  CompletionStream.decode(b, o as StrictOptions),
-)
-const decodeChat = decoder<ChatCompletionStream.ChatCompletionChunk>((b, o) =>
-  ChatCompletionStream.decode(b, o as StrictOptions),
-)
-const decodeToolAssisted = decoder<ToolAssistedChatStream.ToolAssistedChatEvent>((b, o) =>
-  ToolAssistedChatStream.decode(b, o),
-)
+const decodeCompletions = decoder(completionCodec)
+const decodeChat = decoder(chatCodec)
+const decodeToolAssisted = decoder(toolAssistedCodec)
 
 /**
  * Makes the client from resolved options and an `HttpClient`.

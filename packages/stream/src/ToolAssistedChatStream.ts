@@ -26,9 +26,6 @@ export type ToolStatus = Core.ToolStatusEvent
  */
 export type ToolAssistedChatEvent = Internal.ToolAssistedChatEvent
 
-const chooseCodec = (options: DecodeOptions | undefined) =>
-  options?.validation === "compatible" ? Internal.toolAssistedCompatible : Internal.toolAssistedStrict
-
 /**
  * Decodes a byte stream of tool-assisted chat events into chunks and tool statuses, ending at `data: [DONE]`.
  *
@@ -42,7 +39,7 @@ export const decode: {
     self: Stream.Stream<Uint8Array, E, R>,
     options?: DecodeOptions,
   ): Stream.Stream<ToolAssistedChatEvent, E | DecodeError, R>
-} = dualDecode(chooseCodec) as never
+} = dualDecode(Internal.toolAssistedCodec) as never
 
 /**
  * Decodes a `ReadableStream` body into chunks and tool statuses; ending or interrupting the stream cancels the body.
@@ -52,4 +49,4 @@ export const decode: {
 export const fromReadableStream = (
   body: ReadableByteStream,
   options?: DecodeOptions,
-): Stream.Stream<ToolAssistedChatEvent, DecodeError> => bodyStream(body, chooseCodec, options)
+): Stream.Stream<ToolAssistedChatEvent, DecodeError> => bodyStream(body, Internal.toolAssistedCodec, options)

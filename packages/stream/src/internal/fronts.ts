@@ -35,12 +35,13 @@ export const dualDecode = <A>(choose: (options: DecodeOptions | undefined) => Co
     <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: DecodeOptions) => jsonTransform(self, choose, options),
   )
 
-/** A stream of typed chunks read straight from a `ReadableStream` body. */
-export const bodyStream = <A>(
+/** A stream of typed chunks read straight from a `ReadableStream` body; `readError` types a failed read. */
+export const bodyStream = <A, E = never>(
   body: ByteStream,
   choose: (options: DecodeOptions | undefined) => Codec<A>,
   options: DecodeOptions | undefined,
-): Stream.Stream<A, DecodeError> => {
+  readError?: (cause: unknown, bytesRead: number) => E,
+): Stream.Stream<A, DecodeError | E> => {
   resolveOptions(options)
-  return fromBody(body, jsonDecoder(choose(options), options))
+  return fromBody(body, jsonDecoder(choose(options), options), readError)
 }

@@ -26,7 +26,7 @@ class BatchIterator<A> implements AsyncIterableIterator<A> {
           this.i = out.length > 0 ? 1 : 0
           resolve(out.length > 0 ? { done: false, value: out[0] as A } : DONE)
         },
-        fail: reject,
+        fail: (error) => reject(error),
       }),
     )
   }

@@ -15,14 +15,19 @@ import type { ByteReader, ByteStream, ReadResult } from "./web.ts"
 /** Receives what one {@link BodyPuller.pull} produced: a batch (empty once the stream has ended) or the failure. */
 export interface BatchWaiter<A> {
   readonly batch: (out: Array<A>) => void
-  /** A `StreamError`, or a defect (anything else). */
-  readonly fail: (error: unknown) => void
+  /** The typed failure (`typed`: a `StreamError`, or what `readError` made of a failed read), or a defect. */
+  readonly fail: (error: unknown, typed: boolean) => void
 }
+
+/** Turns a failed read of the body into the typed error to fail with (default: `SseError` `ReadFailed`). */
+export type ReadErrorMapper = (cause: unknown, bytesRead: number) => unknown
 
 export class BodyPuller<A> {
   private reader: ByteReader | undefined = undefined
   /** A failure that comes after the outputs still to hand on. */
   private failure: unknown = undefined
+  /** Whether {@link failure} is a typed error (else a defect). */
+  private typed = true
   /** Who waits for the next batch. */
   private waiter: BatchWaiter<A> | undefined = undefined
   /** A read has not settled yet. */
@@ -30,11 +35,13 @@ export class BodyPuller<A> {
   /** The body ended, `[DONE]` came, decoding failed or the puller was cancelled: nothing more is read. */
   private finished = false
   private readonly body: ByteStream
+  private readonly readError: ReadErrorMapper | undefined
   readonly decoder: Decoder<A>
 
-  constructor(body: ByteStream, decoder: Decoder<A>) {
+  constructor(body: ByteStream, decoder: Decoder<A>, readError?: ReadErrorMapper) {
     this.body = body
     this.decoder = decoder
+    this.readError = readError
   }
 
   /**
@@ -97,6 +104,7 @@ export class BodyPuller<A> {
       // Handed on after the outputs already decoded.
       this.finished = true
       this.failure = e
+      this.typed = e instanceof StreamError
       this.release(true)
     }
     if (this.waiter === undefined) return // nobody pulls: reading pauses (back-pressure)
@@ -108,7 +116,13 @@ export class BodyPuller<A> {
     this.inFlight = false
     if (this.finished) return
     this.finished = true
-    this.failure = cause instanceof StreamError ? cause : this.readFailed(cause)
+    this.failure =
+      cause instanceof StreamError
+        ? cause
+        : this.readError !== undefined
+          ? this.readError(cause, this.decoder.bytesRead)
+          : this.readFailed(cause)
+    this.typed = true
     this.release(true)
     if (this.waiter !== undefined) this.deliver()
   }
@@ -124,7 +138,7 @@ export class BodyPuller<A> {
     }
     const failure = this.failure
     this.failure = undefined
-    waiter.fail(failure)
+    waiter.fail(failure, this.typed)
   }
 
   private release(cancel: boolean): Promise<void> {

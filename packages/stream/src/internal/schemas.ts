@@ -72,3 +72,18 @@ const toolAssisted = (
 
 export const toolAssistedStrict: Codec<ToolAssistedChatEvent> = toolAssisted(chatStrict)
 export const toolAssistedCompatible: Codec<ToolAssistedChatEvent> = toolAssisted(chatCompatible)
+
+/** The codec that `validation` chooses, per API. */
+export const completionCodec = (
+  options: { readonly validation?: string | undefined } | undefined,
+): Codec<Core.CompletionChunk | Core.CompatibleCompletionChunk> =>
+  options?.validation === "compatible" ? completionCompatible : completionStrict
+
+export const chatCodec = (
+  options: { readonly validation?: string | undefined } | undefined,
+): Codec<Core.ChatCompletionChunk | Core.CompatibleChatCompletionChunk> =>
+  options?.validation === "compatible" ? chatCompatible : chatStrict
+
+export const toolAssistedCodec = (
+  options: { readonly validation?: string | undefined } | undefined,
+): Codec<ToolAssistedChatEvent> => (options?.validation === "compatible" ? toolAssistedCompatible : toolAssistedStrict)

@@ -9,37 +9,44 @@ import * as Effect from "effect/Effect"
 import type * as Pull from "effect/Pull"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { type DecodeError, StreamError } from "../StreamError.ts"
+import type { DecodeError } from "../StreamError.ts"
 import type { Decoder } from "./decoder.ts"
 import { BodyPuller } from "./pull.ts"
 import type { ByteStream } from "./web.ts"
 
-type BatchPull<A> = Pull.Pull<Arr.NonEmptyReadonlyArray<A>, DecodeError>
+type BatchPull<A, E> = Pull.Pull<Arr.NonEmptyReadonlyArray<A>, E>
 
 const END = Cause.done()
 
-/** One batch per pull: an empty batch ends the stream, a `StreamError` fails it, anything else is a defect. */
-const pullFrom = <A>(puller: BodyPuller<A>): BatchPull<A> =>
-  Effect.callback<Arr.NonEmptyReadonlyArray<A>, DecodeError | Cause.Done>((resume) => {
+/** One batch per pull: an empty batch ends the stream, a typed failure fails it, anything else is a defect. */
+const pullFrom = <A, E>(puller: BodyPuller<A>): BatchPull<A, E> =>
+  Effect.callback<Arr.NonEmptyReadonlyArray<A>, E | Cause.Done>((resume) => {
     puller.pull({
       batch: (out) => resume(out.length === 0 ? END : Effect.succeed(out as unknown as Arr.NonEmptyReadonlyArray<A>)),
-      fail: (e) => resume(e instanceof StreamError ? Effect.fail(e as DecodeError) : Effect.die(e)),
+      fail: (e, typed) => resume(typed ? Effect.fail(e as E) : Effect.die(e)),
     })
     return Effect.sync(() => puller.abandon())
   })
 
-/** A stream of the outputs of a body; ending or interrupting it cancels the body. */
-export const fromBody = <A>(body: ByteStream, make: () => Decoder<A>): Stream.Stream<A, DecodeError> =>
+/**
+ * A stream of the outputs of a body; ending or interrupting it cancels the body. A failed read fails the stream with
+ * `SseError` `ReadFailed`, or with what `readError` makes of it.
+ */
+export const fromBody = <A, E = never>(
+  body: ByteStream,
+  make: () => Decoder<A>,
+  readError?: (cause: unknown, bytesRead: number) => E,
+): Stream.Stream<A, DecodeError | E> =>
   Stream.fromChannel(
     Channel.fromTransform((_, scope) =>
       Effect.suspend(() => {
-        const puller = new BodyPuller(body, make())
+        const puller = new BodyPuller(body, make(), readError)
         return Effect.as(
           Scope.addFinalizer(
             scope,
             Effect.promise(() => puller.cancel()),
           ),
-          pullFrom(puller),
+          pullFrom<A, DecodeError | E>(puller),
         )
       }),
     ),

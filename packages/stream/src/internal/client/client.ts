@@ -13,7 +13,8 @@ import * as Effect from "effect/Effect"
 import * as HttpBody from "effect/http/HttpBody"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
@@ -23,14 +24,21 @@ import { type ConnectionError, InvalidResponseError, type RequestFailure, Timeou
 import type { ResolvedClientOptions } from "../../ClientOptions.ts"
 import type { DecodeError } from "../../StreamError.ts"
 import { decodeExplained } from "../explain.ts"
+import type { ByteStream } from "../web.ts"
 import { connectionError, cutBody, statusError } from "./errors.ts"
 import { type Endpoint, requestBody } from "./request.ts"
 import { AfterDelivery, parseRetryAfter, retrySchedule } from "./retry.ts"
 
-/** Turns the bytes of a 200 event stream into items. */
-export type Decode<A> = (
-  bytes: Stream.Stream<Uint8Array, ConnectionError>,
-) => Stream.Stream<A, ConnectionError | DecodeError>
+/** Turns the body of a 200 event stream into items. */
+export interface Decode<A> {
+  /** The Web body of a `fetch` response: read by the batching body reader (the fast path). */
+  readonly body: (
+    body: ByteStream,
+    readError: (cause: unknown) => ConnectionError,
+  ) => Stream.Stream<A, ConnectionError | DecodeError>
+  /** The bytes of any other `HttpClient` backend (e.g. undici's), each upstream batch decoded at once. */
+  readonly bytes: (bytes: Stream.Stream<Uint8Array, ConnectionError>) => Stream.Stream<A, ConnectionError | DecodeError>
+}
 
 /** The checks of a non-streamed response. */
 export interface ResponseSpec<A> {
@@ -142,8 +150,12 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     const attempt = (retry: number): Stream.Stream<A, RequestFailure | DecodeError> =>
       Stream.unwrap(
         Effect.map(send(api, body.success, "text/event-stream", retry), (response) => {
-          const bytes = Stream.mapError(response.stream, (e) => connectionError("Receive", url, e.cause ?? e))
-          const items = decode(bytes)
+          const web = HttpClientResponse.toWeb(response)
+          const received = (cause: unknown) => connectionError("Receive", url, cause)
+          const items =
+            Option.isSome(web) && web.value.body !== null
+              ? decode.body(web.value.body, received)
+              : decode.bytes(Stream.mapError(response.stream, (e) => received(e.cause ?? e)))
           return Number.isFinite(options.idleTimeoutMs)
             ? Stream.timeoutOrElse(items, {
                 duration: Duration.millis(options.idleTimeoutMs),
