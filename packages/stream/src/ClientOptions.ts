@@ -91,9 +91,10 @@ export interface ResolvedClientOptions {
 export const defaultClientOptions: typeof DEFAULTS = DEFAULTS
 
 /**
- * Fills in defaults and the environment (`FRIENDLI_TOKEN`, `FRIENDLI_TEAM`); throws `ClientConfigError` for
- * options that cannot work (no token for Friendli's cloud, a negative retry count, a base URL that is not http).
+ * Fills in defaults and the environment (`FRIENDLI_TOKEN`, `FRIENDLI_TEAM`, read through Effect's default
+ * `ConfigProvider`); throws `ClientConfigError` for options that cannot work (no token for Friendli's cloud, a
+ * negative retry count, a base URL that is not http).
  *
  * @since 0.1.0
  */
-export const resolveClientOptions: (options?: ClientOptions) => ResolvedClientOptions = resolve
+export const resolveClientOptions = (options?: ClientOptions): ResolvedClientOptions => resolve(options)

@@ -31,10 +31,12 @@ import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
 import type * as ChatCompletionStream from "./ChatCompletionStream.ts"
 import type { ClientConfigError, InvalidResponseError, RequestFailure } from "./ClientError.ts"
-import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./ClientOptions.ts"
+import type { ClientOptions, ResolvedClientOptions } from "./ClientOptions.ts"
 import type * as CompletionStream from "./CompletionStream.ts"
 import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import { chatResponse, completionResponse, type Decode, makeEngine } from "./internal/client/client.ts"
+import { environment } from "./internal/client/env.ts"
+import { resolveClientOptions } from "./internal/client/options.ts"
 import * as Requests from "./internal/client/request.ts"
 import type { Codec } from "./internal/codec.ts"
 import { bodyStream, jsonTransform } from "./internal/fronts.ts"
@@ -173,7 +175,9 @@ export const fromHttpClient = (options: ResolvedClientOptions, http: HttpClient.
 }
 
 /**
- * Makes the client on the `HttpClient` in context; fails with `ClientConfigError` for options that cannot work.
+ * Makes the client on the `HttpClient` in context, reading `FRIENDLI_TOKEN` and `FRIENDLI_TEAM` from the current
+ * `ConfigProvider` (the environment unless the program installs another); fails with `ClientConfigError` for
+ * options that cannot work.
  *
  * @since 0.1.0
  */
@@ -181,7 +185,9 @@ export const make = (
   options: ClientOptions = {},
 ): Effect.Effect<FriendliClient, ClientConfigError, HttpClient.HttpClient> =>
   Effect.flatMap(
-    Effect.try({ try: () => resolveClientOptions(options), catch: (e) => e as ClientConfigError }),
+    Effect.flatMap(environment, (env) =>
+      Effect.try({ try: () => resolveClientOptions(options, env), catch: (e) => e as ClientConfigError }),
+    ),
     (resolved) => Effect.map(HttpClient.HttpClient, (http) => fromHttpClient(resolved, http)),
   )
 

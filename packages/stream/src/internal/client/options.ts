@@ -4,7 +4,7 @@ import { defaultBaseUrls, isDeploymentKind } from "@friendli-stream/core"
 import * as Redacted from "effect/Redacted"
 import { ClientConfigError } from "../../ClientError.ts"
 import type { ClientOptions, ResolvedClientOptions } from "../../ClientOptions.ts"
-import { readEnv } from "./env.ts"
+import { type Environment, readEnvironment } from "./env.ts"
 
 /** The defaults of the options that have one. */
 export const DEFAULTS: Pick<
@@ -65,7 +65,10 @@ const checkUrl = (baseURL: string): string => {
 }
 
 /** Fills in defaults and the environment; throws `ClientConfigError` for options that cannot work. */
-export const resolveClientOptions = (options: ClientOptions = {}): ResolvedClientOptions => {
+export const resolveClientOptions = (
+  options: ClientOptions = {},
+  env: Environment = readEnvironment(),
+): ResolvedClientOptions => {
   const deployment = options.deployment ?? DEFAULTS.deployment
   if (!isDeploymentKind(deployment)) {
     throw invalid(
@@ -74,7 +77,7 @@ export const resolveClientOptions = (options: ClientOptions = {}): ResolvedClien
     )
   }
   const baseURL = checkUrl(options.baseURL ?? defaultBaseUrls[deployment])
-  const given = options.token ?? readEnv("FRIENDLI_TOKEN")
+  const given = options.token ?? env.FRIENDLI_TOKEN
   const token =
     given === undefined || Redacted.isRedacted(given) ? given : Redacted.make(given, { label: "FRIENDLI_TOKEN" })
   if (token === undefined && options.baseURL === undefined && deployment !== "container") {
@@ -89,7 +92,7 @@ export const resolveClientOptions = (options: ClientOptions = {}): ResolvedClien
   const initialRetryDelayMs = duration("initialRetryDelayMs", options.initialRetryDelayMs, DEFAULTS.initialRetryDelayMs)
   return {
     token,
-    team: options.team ?? readEnv("FRIENDLI_TEAM"),
+    team: options.team ?? env.FRIENDLI_TEAM,
     deployment,
     baseURL,
     maxRetries: count("maxRetries", options.maxRetries, DEFAULTS.maxRetries),
