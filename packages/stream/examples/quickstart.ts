@@ -1,8 +1,7 @@
 /**
  * A runnable tour of the decoder, with no network: a `Response` made from a string stands in for a server.
  *
- *   pnpm --filter @friendli-stream/stream build && node examples/quickstart.ts      (Node >= 22.18: runs .ts as is)
- *   npx tsx examples/quickstart.ts                                                   (Node 20)
+ *   pnpm --filter @friendli-stream/stream build && pnpm exec node examples/quickstart.ts   (Node >= 22.19 runs .ts as is)
  */
 
 import { CompletionStream, decodeCompletionStream, isStreamError, Sse, StreamMetrics } from "@friendli-stream/stream"
