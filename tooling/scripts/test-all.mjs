@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `pnpm test`: every check and every suite, then one summary.
 //
-//   1. pnpm build                     4. codegen drift check      6. every package with a test/ folder
+//   1. pnpm build                     4. codegen drift check      7. every package with a test/ folder
 //   2. biome check . (lint + format)  5. publint, per publishable    on each runtime it declares
 //   3. pnpm typecheck (turbo)            package                     (default: node22 node24 deno bun workerd)
+//                                     6. consumer project (tooling/scripts/consumer-check.mjs: the packed
+//                                        packages installed by npm outside the repo, the README examples)
 //
 // Everything runs even when an earlier step failed (turbo too: it goes on with the packages whose
 // dependencies built). Each check counts as one test, passed or failed;
@@ -67,6 +69,7 @@ for (const dir of workspacePackages()) {
   if (manifest.private === true) continue
   await check(`publint ${manifest.name}`, join(BIN, "publint"), ["run", dir], { cwd: dir })
 }
+await check("consumer project", process.execPath, [join(ROOT, "tooling/scripts/consumer-check.mjs")])
 
 // The suites, `jobs` at a time.
 const { pairs, errors } = plan(["all"], [])
