@@ -12,8 +12,9 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
+
 import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/stream"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
 
 /**

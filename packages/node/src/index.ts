@@ -6,7 +6,6 @@
  */
 import { Readable } from "node:stream"
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import {
   type ClientConfigError,
@@ -16,6 +15,7 @@ import {
   type PromiseClient,
   type StreamHandle,
 } from "@friendli-stream/stream"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 
 /** @since 0.1.0 */

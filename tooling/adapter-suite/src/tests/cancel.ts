@@ -119,7 +119,7 @@ export const cancelTests = (c: Context): void => {
       await Effect.runPromise(
         Effect.gen(function* () {
           const client = yield* FriendliClient.FriendliClient
-          const fiber = yield* Effect.fork(Stream.runDrain(client.completions.stream(slow())))
+          const fiber = yield* Effect.forkChild(Stream.runDrain(client.completions.stream(slow())))
           yield* Effect.promise(() =>
             eventually("the stream has sent a chunk", async () =>
               (await c.mock().requests())
