@@ -1,4 +1,4 @@
-// The mock served by node:http on a real socket (Node 20 and Node 24).
+// The mock served by node:http on a real socket (Node 22 and Node 24).
 import assert from "node:assert/strict"
 import { spawn } from "node:child_process"
 import { once } from "node:events"
