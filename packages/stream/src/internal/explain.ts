@@ -4,10 +4,26 @@ import type * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaParser from "effect/SchemaParser"
 
-const format = SchemaIssue.makeFormatterDefault()
+const formatIssue = SchemaIssue.makeFormatterDefault()
 
-/** A decoder returning the value, or the explanation of every issue (excess properties are ignored). */
+/** The longest line of an explanation: a value quoted after "got" is cut there. */
+const MAX_LINE = 300
+
+const format = (issue: SchemaIssue.Issue): string =>
+  formatIssue(issue)
+    .split("\n")
+    .map((line) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line))
+    .join("\n")
+
+/**
+ * A decoder returning the value, or the explanation of every issue: what was expected, the value found there (cut to
+ * a line) and where. Excess properties are ignored.
+ */
 export const decodeExplained = <A>(schema: Schema.Decoder<A>): ((u: unknown) => Result.Result<A, string>) => {
-  const parse = SchemaParser.decodeUnknownResult(schema, { errors: "all", onExcessProperty: "ignore" })
+  const parse = SchemaParser.decodeUnknownResult(schema, {
+    errors: "all",
+    onExcessProperty: "ignore",
+    reportInput: true,
+  })
   return (u) => Result.mapError(parse(u), format)
 }
