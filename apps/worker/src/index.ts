@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { type FriendliEnv, proxyCompletionStream } from "@friendli-stream/cloudflare"
+import { type CloudflareClientOptions, type FriendliEnv, proxyCompletionStream } from "@friendli-stream/cloudflare"
 import { DEFAULT_MODEL, jsonError, readStreamRequest } from "@friendli-stream/sample-service"
 import { LIVE_PACING } from "@friendli-stream/testing"
 import { workerMock } from "@friendli-stream/testing/worker"
@@ -28,6 +28,14 @@ export interface Env extends FriendliEnv {
 
 /** The longest completion the page may ask for. */
 const MAX_TOKENS = 1024
+
+/**
+ * The client options of the mock: its `fetch` instead of the network. One object for every request: the proxy keeps
+ * one client per bindings and options object, so a new object per request would make a new client per request.
+ */
+const MOCK_CLIENT_OPTIONS: CloudflareClientOptions = {
+  fetch: (input, init) => workerMock().fetch(new Request(input, init)),
+}
 
 /** `POST /api/stream`: the completion as server-sent events, or a JSON error. */
 const stream = async (request: Request, env: Env): Promise<Response> => {
@@ -48,12 +56,12 @@ const stream = async (request: Request, env: Env): Promise<Response> => {
   })
   const model = env.FRIENDLI_MODEL ?? DEFAULT_MODEL
   if (env.FRIENDLI_TOKEN) return proxyCompletionStream(upstream, { ...env, FRIENDLI_MODEL: model })
-  // No token: the mock endpoint, in this isolate; the client reaches it through its `fetch`, not the network.
-  const mock = workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? LIVE_PACING })
+  // No token: the mock endpoint, in this isolate (made by the first request, paced by its MOCK_FAULTS).
+  workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? LIVE_PACING })
   return proxyCompletionStream(
     upstream,
     { FRIENDLI_TOKEN: "demo-token", FRIENDLI_BASE_URL: "https://mock.invalid/serverless", FRIENDLI_MODEL: model },
-    { fetch: (input, init) => mock.fetch(new Request(input, init)) },
+    MOCK_CLIENT_OPTIONS,
   )
 }
 

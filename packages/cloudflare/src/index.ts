@@ -6,10 +6,12 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
+
 import type { DeploymentKind } from "@friendli-stream/core"
 import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/stream"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
+import { type Lease, proxyClients } from "./internal/proxyClients.ts"
 
 /**
  * Everything of `@friendli-stream/stream`: the client's types, its errors, the decoders and `FriendliClient`.
@@ -74,9 +76,12 @@ type ErrorBody = { readonly message: string; readonly type: string; readonly cod
 
 const jsonError = (status: number, error: ErrorBody): Response => Response.json({ error }, { status })
 
+/** The options object of a proxy call without one (one object, so that those calls share a client). */
+const NO_OPTIONS: CloudflareClientOptions = {}
+
 const proxy =
   (api: "completions" | "chat") =>
-  async (request: Request, env: FriendliEnv, options: CloudflareClientOptions = {}): Promise<Response> => {
+  async (request: Request, env: FriendliEnv, options: CloudflareClientOptions = NO_OPTIONS): Promise<Response> => {
     const body: unknown = request.method === "POST" ? await request.json().catch(() => null) : null
     if (typeof body !== "object" || body === null || Array.isArray(body))
       return jsonError(400, {
@@ -86,16 +91,26 @@ const proxy =
       })
     const { FRIENDLI_TOKEN: token, FRIENDLI_TEAM: team, FRIENDLI_BASE_URL: baseURL, FRIENDLI_MODEL: model } = env
     const deployment = env.FRIENDLI_DEPLOYMENT as DeploymentKind | undefined
-    let client: PromiseClient
+    let lease: Lease
     try {
-      client = createClient({ token, team, baseURL, deployment, ...options })
+      // The isolate's client for these bindings and options, made on the first request that has them.
+      lease = proxyClients.acquire({ token, team, deployment, baseURL }, options)
     } catch (error) {
       return jsonError(500, { message: (error as Error).message, type: "ClientConfigError", code: null })
     }
-    const req = (model === undefined ? body : { ...body, model }) as never
-    const o = { signal: request.signal }
-    const handle = api === "chat" ? client.chat.stream(req, o) : client.completions.stream(req, o)
-    return handle.toResponse()
+    try {
+      const req = (model === undefined ? body : { ...body, model }) as never
+      const o = { signal: request.signal }
+      const handle = api === "chat" ? lease.client.chat.stream(req, o) : lease.client.completions.stream(req, o)
+      const response = await handle.toResponse()
+      // Settles once the stream has ended in any way (read to its end, failed, aborted, or the body cancelled),
+      // and at once for an error response: then the client may be closed, if the cache has dropped it.
+      handle.finalCompletion().then(lease.release, lease.release)
+      return response
+    } catch (error) {
+      lease.release()
+      throw error
+    }
   }
 
 /**
@@ -104,6 +119,11 @@ const proxy =
  * `{ error }` whose status says whose fault it was (the upstream's 400, 404, 422 or 429; 400 for a request that
  * fails the schema, 504 for a timeout, 502 for the rest), one after it an `event: error`. The token comes from
  * `env.FRIENDLI_TOKEN`; the browser leaving aborts the upstream.
+ *
+ * The client is the isolate's for these bindings (`FRIENDLI_TOKEN`, `FRIENDLI_TEAM`, `FRIENDLI_DEPLOYMENT`,
+ * `FRIENDLI_BASE_URL`) and this `options` object (by identity: pass the same object each time), made by the first
+ * request that has them and reused by the next; at most 8 are kept, and one dropped is closed once its streams have
+ * ended.
  *
  * @since 0.1.0
  */

@@ -7,6 +7,10 @@ export interface TestEnv extends FriendliEnv {
   readonly SUITE_MOCK_URL: string
   /** The proxy tests' mock, in Node; `FRIENDLI_BASE_URL` is its `/serverless`. */
   readonly PROXY_MOCK_URL: string
+  /** The mock of the proxy's 5,000 requests, in Node. */
+  readonly MEMORY_MOCK_URL: string
+  /** `GET` answers the workerd process's memory, read from /proc in Node (test/workerd/setup.ts). */
+  readonly MEMORY_PROBE_URL: string
 }
 
 export const env = cloudflareEnv as unknown as TestEnv
