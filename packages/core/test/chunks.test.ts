@@ -1,6 +1,7 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
-import { Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import {
   ChatCompletionChunk,
   CompletionChunk,
@@ -67,9 +68,9 @@ describe("completion chunks", () => {
 
   it("explain a mismatch through the Schema, naming the field", () => {
     const bad = { ...contentChunk, choices: [{ index: 0, text: 42 }] }
-    const result = Schema.decodeUnknownEither(CompletionChunk)(bad)
-    assert.equal(result._tag, "Left")
-    if (result._tag === "Left") assert.match(String(result.left), /text/)
+    const result = Schema.decodeUnknownResult(CompletionChunk)(bad)
+    assert.ok(Result.isFailure(result))
+    assert.match(result.failure.message, /Expected string\n\s+at \["choices"\]\[0\]\["text"\]/)
   })
 })
 

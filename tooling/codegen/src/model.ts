@@ -64,6 +64,26 @@ export const refsOf = (node: Node, out: Set<string> = new Set()): Set<string> =>
   return out
 }
 
+/** Tells whether any node of any component, at any depth, satisfies `test`. */
+export const someNode = (model: Model, test: (node: Node) => boolean): boolean => {
+  const visit = (node: Node): boolean => {
+    if (test(node)) return true
+    switch (node.kind) {
+      case "array":
+        return visit(node.items)
+      case "record":
+        return visit(node.values)
+      case "object":
+        return node.properties.some((p) => visit(p.node))
+      case "union":
+        return node.members.some(visit)
+      default:
+        return false
+    }
+  }
+  return model.components.some((c) => visit(c.node))
+}
+
 const order = (components: ReadonlyMap<string, Component>): Model => {
   const ordered: Array<Component> = []
   const cyclic = new Set<string>()

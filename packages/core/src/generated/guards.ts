@@ -116,7 +116,7 @@ import type {
 
 /**
  * Tells whether a value is a `Usage` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(Usage))`, without allocating.
+ * `Schema.is(Schema.toEncoded(Usage))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -155,7 +155,7 @@ export function normalizeUsage(x: UsageEncoded): Usage {
 
 /**
  * Tells whether a value is a `NullString` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(NullString))`, without allocating.
+ * `Schema.is(Schema.toEncoded(NullString))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -179,7 +179,7 @@ export function normalizeNullString(x: NullStringEncoded): NullString {
 
 /**
  * Tells whether a value is a `FinishReason` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(FinishReason))`, without allocating.
+ * `Schema.is(Schema.toEncoded(FinishReason))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -200,7 +200,7 @@ export function normalizeFinishReason(x: FinishReasonEncoded): FinishReason {
 
 /**
  * Tells whether a value is a `ChatFinishReason` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatFinishReason))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatFinishReason))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -221,7 +221,7 @@ export function normalizeChatFinishReason(x: ChatFinishReasonEncoded): ChatFinis
 
 /**
  * Tells whether a value is a `StreamOptions` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(StreamOptions))`, without allocating.
+ * `Schema.is(Schema.toEncoded(StreamOptions))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -250,7 +250,7 @@ export function normalizeStreamOptions(x: StreamOptionsEncoded): StreamOptions {
 
 /**
  * Tells whether a value is a `CompletionLogprobs` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionLogprobs))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionLogprobs))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -327,7 +327,7 @@ export function normalizeCompletionLogprobs(x: CompletionLogprobsEncoded): Compl
 
 /**
  * Tells whether a value is a `CompletionChunkChoice` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionChunkChoice))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionChunkChoice))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -371,7 +371,7 @@ export function normalizeCompletionChunkChoice(x: CompletionChunkChoiceEncoded):
 
 /**
  * Tells whether a value is a `CompletionChunk` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionChunk))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionChunk))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -432,7 +432,7 @@ export function normalizeCompletionChunk(x: CompletionChunkEncoded): CompletionC
 
 /**
  * Tells whether a value is a `CompletionChoice` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionChoice))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionChoice))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -476,7 +476,7 @@ export function normalizeCompletionChoice(x: CompletionChoiceEncoded): Completio
 
 /**
  * Tells whether a value is a `CompletionResponse` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionResponse))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionResponse))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -520,7 +520,7 @@ export function normalizeCompletionResponse(x: CompletionResponseEncoded): Compl
 
 /**
  * Tells whether a value is a `CommonCompletionRequest` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CommonCompletionRequest))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CommonCompletionRequest))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -605,7 +605,7 @@ export function normalizeCommonCompletionRequest(x: CommonCompletionRequestEncod
 
 /**
  * Tells whether a value is a `CompletionRequestWithPrompt` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionRequestWithPrompt))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionRequestWithPrompt))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -694,7 +694,7 @@ export function normalizeCompletionRequestWithPrompt(
 
 /**
  * Tells whether a value is a `CompletionRequestWithTokens` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionRequestWithTokens))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionRequestWithTokens))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -792,7 +792,7 @@ export function normalizeCompletionRequestWithTokens(
 
 /**
  * Tells whether a value is a `CompletionRequest` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompletionRequest))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompletionRequest))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -813,7 +813,7 @@ export function normalizeCompletionRequest(x: CompletionRequestEncoded): Complet
 
 /**
  * Tells whether a value is a `ContentPart` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ContentPart))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ContentPart))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -840,7 +840,7 @@ export function normalizeContentPart(x: ContentPartEncoded): ContentPart {
 
 /**
  * Tells whether a value is a `MessageContent` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(MessageContent))`, without allocating.
+ * `Schema.is(Schema.toEncoded(MessageContent))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -870,7 +870,7 @@ export function normalizeMessageContent(x: MessageContentEncoded): MessageConten
 
 /**
  * Tells whether a value is a `SystemMessage` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(SystemMessage))`, without allocating.
+ * `Schema.is(Schema.toEncoded(SystemMessage))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -899,7 +899,7 @@ export function normalizeSystemMessage(x: SystemMessageEncoded): SystemMessage {
 
 /**
  * Tells whether a value is a `UserMessage` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(UserMessage))`, without allocating.
+ * `Schema.is(Schema.toEncoded(UserMessage))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -928,7 +928,7 @@ export function normalizeUserMessage(x: UserMessageEncoded): UserMessage {
 
 /**
  * Tells whether a value is a `ToolCall` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ToolCall))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ToolCall))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -967,7 +967,7 @@ export function normalizeToolCall(x: ToolCallEncoded): ToolCall {
 
 /**
  * Tells whether a value is a `AssistantMessage` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(AssistantMessage))`, without allocating.
+ * `Schema.is(Schema.toEncoded(AssistantMessage))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1007,7 +1007,7 @@ export function normalizeAssistantMessage(x: AssistantMessageEncoded): Assistant
 
 /**
  * Tells whether a value is a `ToolMessage` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ToolMessage))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ToolMessage))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1038,7 +1038,7 @@ export function normalizeToolMessage(x: ToolMessageEncoded): ToolMessage {
 
 /**
  * Tells whether a value is a `Message` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(Message))`, without allocating.
+ * `Schema.is(Schema.toEncoded(Message))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1059,7 +1059,7 @@ export function normalizeMessage(x: MessageEncoded): Message {
 
 /**
  * Tells whether a value is a `FunctionTool` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(FunctionTool))`, without allocating.
+ * `Schema.is(Schema.toEncoded(FunctionTool))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1102,7 +1102,7 @@ export function normalizeFunctionTool(x: FunctionToolEncoded): FunctionTool {
 
 /**
  * Tells whether a value is a `ToolChoice` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ToolChoice))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ToolChoice))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1141,7 +1141,7 @@ export function normalizeToolChoice(x: ToolChoiceEncoded): ToolChoice {
 
 /**
  * Tells whether a value is a `ResponseFormat` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ResponseFormat))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ResponseFormat))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1178,7 +1178,7 @@ export function normalizeResponseFormat(x: ResponseFormatEncoded): ResponseForma
 
 /**
  * Tells whether a value is a `CommonChatCompletionRequest` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CommonChatCompletionRequest))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CommonChatCompletionRequest))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1274,7 +1274,7 @@ export function normalizeCommonChatCompletionRequest(
 
 /**
  * Tells whether a value is a `ChatCompletionRequest` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatCompletionRequest))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatCompletionRequest))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1379,7 +1379,7 @@ export function normalizeChatCompletionRequest(x: ChatCompletionRequestEncoded):
 
 /**
  * Tells whether a value is a `BuiltInTool` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(BuiltInTool))`, without allocating.
+ * `Schema.is(Schema.toEncoded(BuiltInTool))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1415,7 +1415,7 @@ export function normalizeBuiltInTool(x: BuiltInToolEncoded): BuiltInTool {
 
 /**
  * Tells whether a value is a `ToolAssistedChatCompletionRequest` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ToolAssistedChatCompletionRequest))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ToolAssistedChatCompletionRequest))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1526,7 +1526,7 @@ export function normalizeToolAssistedChatCompletionRequest(
 
 /**
  * Tells whether a value is a `TopLogprob` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(TopLogprob))`, without allocating.
+ * `Schema.is(Schema.toEncoded(TopLogprob))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1564,7 +1564,7 @@ export function normalizeTopLogprob(x: TopLogprobEncoded): TopLogprob {
 
 /**
  * Tells whether a value is a `TokenLogprob` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(TokenLogprob))`, without allocating.
+ * `Schema.is(Schema.toEncoded(TokenLogprob))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1613,7 +1613,7 @@ export function normalizeTokenLogprob(x: TokenLogprobEncoded): TokenLogprob {
 
 /**
  * Tells whether a value is a `ChatLogprobs` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatLogprobs))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatLogprobs))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1647,7 +1647,7 @@ export function normalizeChatLogprobs(x: ChatLogprobsEncoded): ChatLogprobs {
 
 /**
  * Tells whether a value is a `ToolCallDelta` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ToolCallDelta))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ToolCallDelta))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1688,7 +1688,7 @@ export function normalizeToolCallDelta(x: ToolCallDeltaEncoded): ToolCallDelta {
 
 /**
  * Tells whether a value is a `ChatCompletionDelta` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatCompletionDelta))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatCompletionDelta))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1726,7 +1726,7 @@ export function normalizeChatCompletionDelta(x: ChatCompletionDeltaEncoded): Cha
 
 /**
  * Tells whether a value is a `ChatCompletionChunkChoice` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatCompletionChunkChoice))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatCompletionChunkChoice))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1768,7 +1768,7 @@ export function normalizeChatCompletionChunkChoice(x: ChatCompletionChunkChoiceE
 
 /**
  * Tells whether a value is a `ChatCompletionChunk` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatCompletionChunk))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatCompletionChunk))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1829,7 +1829,7 @@ export function normalizeChatCompletionChunk(x: ChatCompletionChunkEncoded): Cha
 
 /**
  * Tells whether a value is a `ChatCompletionMessage` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatCompletionMessage))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatCompletionMessage))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1867,7 +1867,7 @@ export function normalizeChatCompletionMessage(x: ChatCompletionMessageEncoded):
 
 /**
  * Tells whether a value is a `ChatCompletionChoice` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatCompletionChoice))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatCompletionChoice))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1898,7 +1898,7 @@ export function normalizeChatCompletionChoice(x: ChatCompletionChoiceEncoded): C
 
 /**
  * Tells whether a value is a `ChatCompletionResponse` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ChatCompletionResponse))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ChatCompletionResponse))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -1942,7 +1942,7 @@ export function normalizeChatCompletionResponse(x: ChatCompletionResponseEncoded
 
 /**
  * Tells whether a value is a `ToolStatusEvent` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ToolStatusEvent))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ToolStatusEvent))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2031,7 +2031,7 @@ export function normalizeToolStatusEvent(x: ToolStatusEventEncoded): ToolStatusE
 
 /**
  * Tells whether a value is a `CompatibleUsage` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleUsage))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleUsage))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2060,7 +2060,7 @@ export function normalizeCompatibleUsage(x: CompatibleUsageEncoded): CompatibleU
 
 /**
  * Tells whether a value is a `CompatibleCompletionLogprobs` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleCompletionLogprobs))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleCompletionLogprobs))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2139,7 +2139,7 @@ export function normalizeCompatibleCompletionLogprobs(
 
 /**
  * Tells whether a value is a `CompatibleCompletionChunkChoice` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleCompletionChunkChoice))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleCompletionChunkChoice))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2174,7 +2174,7 @@ export function normalizeCompatibleCompletionChunkChoice(
 
 /**
  * Tells whether a value is a `CompatibleCompletionChunk` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleCompletionChunk))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleCompletionChunk))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2218,7 +2218,7 @@ export function normalizeCompatibleCompletionChunk(x: CompatibleCompletionChunkE
 
 /**
  * Tells whether a value is a `CompatibleToolCallDelta` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleToolCallDelta))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleToolCallDelta))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2259,7 +2259,7 @@ export function normalizeCompatibleToolCallDelta(x: CompatibleToolCallDeltaEncod
 
 /**
  * Tells whether a value is a `CompatibleChatCompletionDelta` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleChatCompletionDelta))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleChatCompletionDelta))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2301,7 +2301,7 @@ export function normalizeCompatibleChatCompletionDelta(
 
 /**
  * Tells whether a value is a `CompatibleChatCompletionChunkChoice` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleChatCompletionChunkChoice))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleChatCompletionChunkChoice))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2338,7 +2338,7 @@ export function normalizeCompatibleChatCompletionChunkChoice(
 
 /**
  * Tells whether a value is a `CompatibleChatCompletionChunk` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(CompatibleChatCompletionChunk))`, without allocating.
+ * `Schema.is(Schema.toEncoded(CompatibleChatCompletionChunk))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2384,7 +2384,7 @@ export function normalizeCompatibleChatCompletionChunk(
 
 /**
  * Tells whether a value is a `ErrorMessageBody` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ErrorMessageBody))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ErrorMessageBody))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2409,7 +2409,7 @@ export function normalizeErrorMessageBody(x: ErrorMessageBodyEncoded): ErrorMess
 
 /**
  * Tells whether a value is a `ValidationIssue` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ValidationIssue))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ValidationIssue))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2447,7 +2447,7 @@ export function normalizeValidationIssue(x: ValidationIssueEncoded): ValidationI
 
 /**
  * Tells whether a value is a `ErrorDetailBody` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ErrorDetailBody))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ErrorDetailBody))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2481,7 +2481,7 @@ export function normalizeErrorDetailBody(x: ErrorDetailBodyEncoded): ErrorDetail
 
 /**
  * Tells whether a value is a `ErrorObject` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ErrorObject))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ErrorObject))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2516,7 +2516,7 @@ export function normalizeErrorObject(x: ErrorObjectEncoded): ErrorObject {
 
 /**
  * Tells whether a value is a `ErrorObjectBody` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ErrorObjectBody))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ErrorObjectBody))`, without allocating.
  *
  * @category guards
  * @since 0.1.0
@@ -2541,7 +2541,7 @@ export function normalizeErrorObjectBody(x: ErrorObjectBodyEncoded): ErrorObject
 
 /**
  * Tells whether a value is a `ErrorBody` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.encodedBoundSchema(ErrorBody))`, without allocating.
+ * `Schema.is(Schema.toEncoded(ErrorBody))`, without allocating.
  *
  * @category guards
  * @since 0.1.0

@@ -3,9 +3,20 @@
  * DO NOT EDIT: change the OpenAPI description or the generator, then run `pnpm codegen`.
  */
 
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 
-const preserve = { onExcessProperty: "preserve" } as const
+/** The properties a struct does not name: any keys, any values. */
+const unnamed = [Schema.Record(Schema.String, Schema.Unknown)] as const
+
+/**
+ * A struct that keeps the properties it does not name when decoding, as servers add fields. Its types name only its
+ * own properties, so that a misspelt one is still a type error.
+ */
+const preserving = <const Fields extends Schema.Struct.Fields>(
+  struct: Schema.Struct<Fields>,
+): Schema.StructWithRest<Schema.Struct<Fields>, readonly []> =>
+  Schema.StructWithRest(struct, unnamed) as unknown as Schema.StructWithRest<Schema.Struct<Fields>, readonly []>
 
 /**
  * How many tokens the request used.
@@ -13,14 +24,20 @@ const preserve = { onExcessProperty: "preserve" } as const
  * @category schemas
  * @since 0.1.0
  */
-export const Usage = Schema.Struct({
-  prompt_tokens: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  completion_tokens: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  total_tokens: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  prompt_tokens_details: Schema.optional(
-    Schema.NullOr(Schema.Struct({ cached_tokens: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0))) })),
-  ),
-}).annotations({ identifier: "Usage", description: "How many tokens the request used.", parseOptions: preserve })
+export const Usage = preserving(
+  Schema.Struct({
+    prompt_tokens: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    completion_tokens: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    total_tokens: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    prompt_tokens_details: Schema.optional(
+      Schema.NullOr(
+        preserving(
+          Schema.Struct({ cached_tokens: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))) }),
+        ),
+      ),
+    ),
+  }),
+).annotate({ identifier: "Usage", description: "How many tokens the request used." })
 
 /**
  * A decoded `Usage` (see {@link Usage}).
@@ -44,15 +61,14 @@ export type UsageEncoded = typeof Usage.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const NullString = Schema.transform(Schema.Literal("null"), Schema.Null, {
-  strict: true,
-  decode: () => null,
-  encode: () => "null" as const,
-}).annotations({
-  identifier: "NullString",
-  description: "Friendli's spelling of a null `finish_reason`; decoders turn it into `null`.",
-  parseOptions: preserve,
-})
+export const NullString = Schema.Literal("null")
+  .pipe(
+    Schema.decodeTo(Schema.Null, SchemaTransformation.transform({ decode: () => null, encode: () => "null" as const })),
+  )
+  .annotate({
+    identifier: "NullString",
+    description: "Friendli's spelling of a null `finish_reason`; decoders turn it into `null`.",
+  })
 
 /**
  * A decoded `NullString` (see {@link NullString}).
@@ -76,10 +92,9 @@ export type NullStringEncoded = typeof NullString.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const FinishReason = Schema.Literal("stop", "length").annotations({
+export const FinishReason = Schema.Literals(["stop", "length"]).annotate({
   identifier: "FinishReason",
   description: "`stop`: the model ended or hit a stop sequence. `length`: `max_tokens` or the context ran out.",
-  parseOptions: preserve,
 })
 
 /**
@@ -104,10 +119,9 @@ export type FinishReasonEncoded = typeof FinishReason.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ChatFinishReason = Schema.Literal("stop", "length", "tool_calls").annotations({
+export const ChatFinishReason = Schema.Literals(["stop", "length", "tool_calls"]).annotate({
   identifier: "ChatFinishReason",
   description: "Like `FinishReason`, plus `tool_calls` when the model stopped to call tools.",
-  parseOptions: preserve,
 })
 
 /**
@@ -133,12 +147,8 @@ export type ChatFinishReasonEncoded = typeof ChatFinishReason.Encoded
  * @since 0.1.0
  */
 export const StreamOptions = Schema.NullOr(
-  Schema.Struct({ include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)) }),
-).annotations({
-  identifier: "StreamOptions",
-  description: "Options of a streamed response; only with `stream: true`.",
-  parseOptions: preserve,
-})
+  preserving(Schema.Struct({ include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)) })),
+).annotate({ identifier: "StreamOptions", description: "Options of a streamed response; only with `stream: true`." })
 
 /**
  * A decoded `StreamOptions` (see {@link StreamOptions}).
@@ -162,15 +172,16 @@ export type StreamOptionsEncoded = typeof StreamOptions.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionLogprobs = Schema.Struct({
-  text_offset: Schema.Array(Schema.Int),
-  token_logprobs: Schema.Array(Schema.Number),
-  tokens: Schema.Array(Schema.String),
-  top_logprobs: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Number })),
-}).annotations({
+export const CompletionLogprobs = preserving(
+  Schema.Struct({
+    text_offset: Schema.Array(Schema.Int),
+    token_logprobs: Schema.Array(Schema.Number),
+    tokens: Schema.Array(Schema.String),
+    top_logprobs: Schema.Array(Schema.Record(Schema.String, Schema.Number)),
+  }),
+).annotate({
   identifier: "CompletionLogprobs",
   description: "Log probabilities of the sampled tokens and their top alternatives.",
-  parseOptions: preserve,
 })
 
 /**
@@ -195,17 +206,15 @@ export type CompletionLogprobsEncoded = typeof CompletionLogprobs.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionChunkChoice = Schema.Struct({
-  index: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  text: Schema.String,
-  token: Schema.optional(Schema.NullOr(Schema.Int)),
-  finish_reason: Schema.optional(Schema.Union(FinishReason, NullString, Schema.Null)),
-  logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
-}).annotations({
-  identifier: "CompletionChunkChoice",
-  description: "One choice's share of a streamed completion chunk.",
-  parseOptions: preserve,
-})
+export const CompletionChunkChoice = preserving(
+  Schema.Struct({
+    index: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    text: Schema.String,
+    token: Schema.optional(Schema.NullOr(Schema.Int)),
+    finish_reason: Schema.optional(Schema.Union([FinishReason, NullString, Schema.Null])),
+    logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
+  }),
+).annotate({ identifier: "CompletionChunkChoice", description: "One choice's share of a streamed completion chunk." })
 
 /**
  * A decoded `CompletionChunkChoice` (see {@link CompletionChunkChoice}).
@@ -229,17 +238,18 @@ export type CompletionChunkChoiceEncoded = typeof CompletionChunkChoice.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionChunk = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("text_completion"),
-  model: Schema.optional(Schema.NullOr(Schema.String)),
-  choices: Schema.Array(CompletionChunkChoice),
-  created: Schema.Int,
-  usage: Schema.optional(Schema.NullOr(Usage)),
-}).annotations({
+export const CompletionChunk = preserving(
+  Schema.Struct({
+    id: Schema.String,
+    object: Schema.Literal("text_completion"),
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    choices: Schema.Array(CompletionChunkChoice),
+    created: Schema.Int,
+    usage: Schema.optional(Schema.NullOr(Usage)),
+  }),
+).annotate({
   identifier: "CompletionChunk",
   description: "A streamed chunk of a completion (`object` is `text_completion`).",
-  parseOptions: preserve,
 })
 
 /**
@@ -264,18 +274,16 @@ export type CompletionChunkEncoded = typeof CompletionChunk.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionChoice = Schema.Struct({
-  index: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  text: Schema.String,
-  tokens: Schema.optional(Schema.Array(Schema.Int)),
-  seed: Schema.optional(Schema.Int),
-  finish_reason: Schema.NullOr(FinishReason),
-  logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
-}).annotations({
-  identifier: "CompletionChoice",
-  description: "One choice of a completion that was not streamed.",
-  parseOptions: preserve,
-})
+export const CompletionChoice = preserving(
+  Schema.Struct({
+    index: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    text: Schema.String,
+    tokens: Schema.optional(Schema.Array(Schema.Int)),
+    seed: Schema.optional(Schema.Int),
+    finish_reason: Schema.NullOr(FinishReason),
+    logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
+  }),
+).annotate({ identifier: "CompletionChoice", description: "One choice of a completion that was not streamed." })
 
 /**
  * A decoded `CompletionChoice` (see {@link CompletionChoice}).
@@ -299,18 +307,16 @@ export type CompletionChoiceEncoded = typeof CompletionChoice.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionResponse = Schema.Struct({
-  id: Schema.optional(Schema.String),
-  object: Schema.optional(Schema.Literal("text_completion")),
-  model: Schema.optional(Schema.NullOr(Schema.String)),
-  created: Schema.optional(Schema.Int),
-  choices: Schema.Array(CompletionChoice),
-  usage: Usage,
-}).annotations({
-  identifier: "CompletionResponse",
-  description: "A completion that was not streamed.",
-  parseOptions: preserve,
-})
+export const CompletionResponse = preserving(
+  Schema.Struct({
+    id: Schema.optional(Schema.String),
+    object: Schema.optional(Schema.Literal("text_completion")),
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    created: Schema.optional(Schema.Int),
+    choices: Schema.Array(CompletionChoice),
+    usage: Usage,
+  }),
+).annotate({ identifier: "CompletionResponse", description: "A completion that was not streamed." })
 
 /**
  * A decoded `CompletionResponse` (see {@link CompletionResponse}).
@@ -334,32 +340,33 @@ export type CompletionResponseEncoded = typeof CompletionResponse.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CommonCompletionRequest = Schema.Struct({
-  model: Schema.optional(Schema.String),
-  stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  stream_options: Schema.optional(StreamOptions),
-  max_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  min_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  n: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  logprobs: Schema.optional(
-    Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(20))),
-  ),
-  temperature: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0)))),
-  top_p: Schema.optional(
-    Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(1))),
-  ),
-  top_k: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  seed: Schema.optional(Schema.Union(Schema.Int, Schema.Array(Schema.Int), Schema.Null)),
-  echo: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  timeout_microseconds: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-}).annotations({
+export const CommonCompletionRequest = preserving(
+  Schema.Struct({
+    model: Schema.optional(Schema.String),
+    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    stream_options: Schema.optional(StreamOptions),
+    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    min_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    n: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    logprobs: Schema.optional(
+      Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(20))),
+    ),
+    temperature: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))),
+    top_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    seed: Schema.optional(Schema.Union([Schema.Int, Schema.Array(Schema.Int), Schema.Null])),
+    echo: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    timeout_microseconds: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+  }),
+).annotate({
   identifier: "CommonCompletionRequest",
   description: "The fields a completion request has whether it is given a prompt or tokens.",
-  parseOptions: preserve,
 })
 
 /**
@@ -384,34 +391,32 @@ export type CommonCompletionRequestEncoded = typeof CommonCompletionRequest.Enco
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionRequestWithPrompt = Schema.Struct({
-  prompt: Schema.String,
-  model: Schema.optional(Schema.String),
-  stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  stream_options: Schema.optional(StreamOptions),
-  max_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  min_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  n: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  logprobs: Schema.optional(
-    Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(20))),
-  ),
-  temperature: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0)))),
-  top_p: Schema.optional(
-    Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(1))),
-  ),
-  top_k: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  seed: Schema.optional(Schema.Union(Schema.Int, Schema.Array(Schema.Int), Schema.Null)),
-  echo: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  timeout_microseconds: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-}).annotations({
-  identifier: "CompletionRequestWithPrompt",
-  description: "A completion request given a prompt as text.",
-  parseOptions: preserve,
-})
+export const CompletionRequestWithPrompt = preserving(
+  Schema.Struct({
+    prompt: Schema.String,
+    model: Schema.optional(Schema.String),
+    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    stream_options: Schema.optional(StreamOptions),
+    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    min_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    n: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    logprobs: Schema.optional(
+      Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(20))),
+    ),
+    temperature: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))),
+    top_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    seed: Schema.optional(Schema.Union([Schema.Int, Schema.Array(Schema.Int), Schema.Null])),
+    echo: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    timeout_microseconds: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+  }),
+).annotate({ identifier: "CompletionRequestWithPrompt", description: "A completion request given a prompt as text." })
 
 /**
  * A decoded `CompletionRequestWithPrompt` (see {@link CompletionRequestWithPrompt}).
@@ -435,33 +440,34 @@ export type CompletionRequestWithPromptEncoded = typeof CompletionRequestWithPro
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionRequestWithTokens = Schema.Struct({
-  tokens: Schema.Array(Schema.Int),
-  model: Schema.optional(Schema.String),
-  stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  stream_options: Schema.optional(StreamOptions),
-  max_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  min_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  n: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  logprobs: Schema.optional(
-    Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(20))),
-  ),
-  temperature: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0)))),
-  top_p: Schema.optional(
-    Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(1))),
-  ),
-  top_k: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  seed: Schema.optional(Schema.Union(Schema.Int, Schema.Array(Schema.Int), Schema.Null)),
-  echo: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  timeout_microseconds: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-}).annotations({
+export const CompletionRequestWithTokens = preserving(
+  Schema.Struct({
+    tokens: Schema.Array(Schema.Int),
+    model: Schema.optional(Schema.String),
+    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    stream_options: Schema.optional(StreamOptions),
+    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    min_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    n: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    logprobs: Schema.optional(
+      Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(20))),
+    ),
+    temperature: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))),
+    top_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    seed: Schema.optional(Schema.Union([Schema.Int, Schema.Array(Schema.Int), Schema.Null])),
+    echo: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    timeout_microseconds: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+  }),
+).annotate({
   identifier: "CompletionRequestWithTokens",
   description: "A completion request given a prompt as token ids.",
-  parseOptions: preserve,
 })
 
 /**
@@ -486,10 +492,9 @@ export type CompletionRequestWithTokensEncoded = typeof CompletionRequestWithTok
  * @category schemas
  * @since 0.1.0
  */
-export const CompletionRequest = Schema.Union(CompletionRequestWithPrompt, CompletionRequestWithTokens).annotations({
+export const CompletionRequest = Schema.Union([CompletionRequestWithPrompt, CompletionRequestWithTokens]).annotate({
   identifier: "CompletionRequest",
   description: "A completion request, given a `prompt` or its `tokens`.",
-  parseOptions: preserve,
 })
 
 /**
@@ -514,10 +519,11 @@ export type CompletionRequestEncoded = typeof CompletionRequest.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ContentPart = Schema.Struct({ type: Schema.String, text: Schema.optional(Schema.String) }).annotations({
+export const ContentPart = preserving(
+  Schema.Struct({ type: Schema.String, text: Schema.optional(Schema.String) }),
+).annotate({
   identifier: "ContentPart",
   description: "A part of a multi-part message (`type` is `text`, `image_url`, ...).",
-  parseOptions: preserve,
 })
 
 /**
@@ -542,9 +548,8 @@ export type ContentPartEncoded = typeof ContentPart.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const MessageContent = Schema.Union(Schema.String, Schema.Array(ContentPart)).annotations({
+export const MessageContent = Schema.Union([Schema.String, Schema.Array(ContentPart)]).annotate({
   identifier: "MessageContent",
-  parseOptions: preserve,
 })
 
 /**
@@ -569,11 +574,9 @@ export type MessageContentEncoded = typeof MessageContent.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const SystemMessage = Schema.Struct({
-  role: Schema.Literal("system"),
-  content: MessageContent,
-  name: Schema.optional(Schema.String),
-}).annotations({ identifier: "SystemMessage", parseOptions: preserve })
+export const SystemMessage = preserving(
+  Schema.Struct({ role: Schema.Literal("system"), content: MessageContent, name: Schema.optional(Schema.String) }),
+).annotate({ identifier: "SystemMessage" })
 
 /**
  * A decoded `SystemMessage` (see {@link SystemMessage}).
@@ -597,11 +600,9 @@ export type SystemMessageEncoded = typeof SystemMessage.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const UserMessage = Schema.Struct({
-  role: Schema.Literal("user"),
-  content: MessageContent,
-  name: Schema.optional(Schema.String),
-}).annotations({ identifier: "UserMessage", parseOptions: preserve })
+export const UserMessage = preserving(
+  Schema.Struct({ role: Schema.Literal("user"), content: MessageContent, name: Schema.optional(Schema.String) }),
+).annotate({ identifier: "UserMessage" })
 
 /**
  * A decoded `UserMessage` (see {@link UserMessage}).
@@ -625,15 +626,13 @@ export type UserMessageEncoded = typeof UserMessage.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ToolCall = Schema.Struct({
-  id: Schema.String,
-  type: Schema.Literal("function"),
-  function: Schema.Struct({ name: Schema.String, arguments: Schema.String }),
-}).annotations({
-  identifier: "ToolCall",
-  description: "A call to a function the model asked for.",
-  parseOptions: preserve,
-})
+export const ToolCall = preserving(
+  Schema.Struct({
+    id: Schema.String,
+    type: Schema.Literal("function"),
+    function: preserving(Schema.Struct({ name: Schema.String, arguments: Schema.String })),
+  }),
+).annotate({ identifier: "ToolCall", description: "A call to a function the model asked for." })
 
 /**
  * A decoded `ToolCall` (see {@link ToolCall}).
@@ -657,12 +656,14 @@ export type ToolCallEncoded = typeof ToolCall.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const AssistantMessage = Schema.Struct({
-  role: Schema.Literal("assistant"),
-  content: Schema.optional(Schema.NullOr(MessageContent)),
-  name: Schema.optional(Schema.String),
-  tool_calls: Schema.optional(Schema.Array(ToolCall)),
-}).annotations({ identifier: "AssistantMessage", parseOptions: preserve })
+export const AssistantMessage = preserving(
+  Schema.Struct({
+    role: Schema.Literal("assistant"),
+    content: Schema.optional(Schema.NullOr(MessageContent)),
+    name: Schema.optional(Schema.String),
+    tool_calls: Schema.optional(Schema.Array(ToolCall)),
+  }),
+).annotate({ identifier: "AssistantMessage" })
 
 /**
  * A decoded `AssistantMessage` (see {@link AssistantMessage}).
@@ -686,12 +687,14 @@ export type AssistantMessageEncoded = typeof AssistantMessage.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ToolMessage = Schema.Struct({
-  role: Schema.Literal("tool"),
-  content: MessageContent,
-  tool_call_id: Schema.String,
-  name: Schema.optional(Schema.String),
-}).annotations({ identifier: "ToolMessage", parseOptions: preserve })
+export const ToolMessage = preserving(
+  Schema.Struct({
+    role: Schema.Literal("tool"),
+    content: MessageContent,
+    tool_call_id: Schema.String,
+    name: Schema.optional(Schema.String),
+  }),
+).annotate({ identifier: "ToolMessage" })
 
 /**
  * A decoded `ToolMessage` (see {@link ToolMessage}).
@@ -715,9 +718,8 @@ export type ToolMessageEncoded = typeof ToolMessage.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const Message = Schema.Union(SystemMessage, UserMessage, AssistantMessage, ToolMessage).annotations({
+export const Message = Schema.Union([SystemMessage, UserMessage, AssistantMessage, ToolMessage]).annotate({
   identifier: "Message",
-  parseOptions: preserve,
 })
 
 /**
@@ -742,14 +744,18 @@ export type MessageEncoded = typeof Message.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const FunctionTool = Schema.Struct({
-  type: Schema.Literal("function"),
-  function: Schema.Struct({
-    name: Schema.String,
-    description: Schema.optional(Schema.String),
-    parameters: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+export const FunctionTool = preserving(
+  Schema.Struct({
+    type: Schema.Literal("function"),
+    function: preserving(
+      Schema.Struct({
+        name: Schema.String,
+        description: Schema.optional(Schema.String),
+        parameters: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+      }),
+    ),
   }),
-}).annotations({ identifier: "FunctionTool", description: "A function the model may call.", parseOptions: preserve })
+).annotate({ identifier: "FunctionTool", description: "A function the model may call." })
 
 /**
  * A decoded `FunctionTool` (see {@link FunctionTool}).
@@ -773,10 +779,12 @@ export type FunctionToolEncoded = typeof FunctionTool.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ToolChoice = Schema.Union(
-  Schema.Literal("none", "auto", "required"),
-  Schema.Struct({ type: Schema.Literal("function"), function: Schema.Struct({ name: Schema.String }) }),
-).annotations({ identifier: "ToolChoice", parseOptions: preserve })
+export const ToolChoice = Schema.Union([
+  Schema.Literals(["none", "auto", "required"]),
+  preserving(
+    Schema.Struct({ type: Schema.Literal("function"), function: preserving(Schema.Struct({ name: Schema.String })) }),
+  ),
+]).annotate({ identifier: "ToolChoice" })
 
 /**
  * A decoded `ToolChoice` (see {@link ToolChoice}).
@@ -801,15 +809,16 @@ export type ToolChoiceEncoded = typeof ToolChoice.Encoded
  * @since 0.1.0
  */
 export const ResponseFormat = Schema.NullOr(
-  Schema.Struct({
-    type: Schema.Literal("text", "json_object", "json_schema", "regex"),
-    json_schema: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-    schema: Schema.optional(Schema.String),
-  }),
-).annotations({
+  preserving(
+    Schema.Struct({
+      type: Schema.Literals(["text", "json_object", "json_schema", "regex"]),
+      json_schema: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+      schema: Schema.optional(Schema.String),
+    }),
+  ),
+).annotate({
   identifier: "ResponseFormat",
   description: "Constrains the output (`json_object`, `json_schema`, `regex`, or plain `text`).",
-  parseOptions: preserve,
 })
 
 /**
@@ -834,33 +843,34 @@ export type ResponseFormatEncoded = typeof ResponseFormat.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CommonChatCompletionRequest = Schema.Struct({
-  model: Schema.optional(Schema.String),
-  messages: Schema.Array(Message),
-  stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  stream_options: Schema.optional(StreamOptions),
-  max_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  n: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  top_logprobs: Schema.optional(
-    Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(20))),
-  ),
-  temperature: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0)))),
-  top_p: Schema.optional(
-    Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(1))),
-  ),
-  top_k: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  seed: Schema.optional(Schema.Union(Schema.Int, Schema.Array(Schema.Int), Schema.Null)),
-  response_format: Schema.optional(ResponseFormat),
-  tool_choice: Schema.optional(ToolChoice),
-  parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
-}).annotations({
+export const CommonChatCompletionRequest = preserving(
+  Schema.Struct({
+    model: Schema.optional(Schema.String),
+    messages: Schema.Array(Message),
+    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    stream_options: Schema.optional(StreamOptions),
+    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    n: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    top_logprobs: Schema.optional(
+      Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(20))),
+    ),
+    temperature: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))),
+    top_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    seed: Schema.optional(Schema.Union([Schema.Int, Schema.Array(Schema.Int), Schema.Null])),
+    response_format: Schema.optional(ResponseFormat),
+    tool_choice: Schema.optional(ToolChoice),
+    parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  }),
+).annotate({
   identifier: "CommonChatCompletionRequest",
   description: "The fields of a chat completion request shared by the plain and the tool-assisted kind.",
-  parseOptions: preserve,
 })
 
 /**
@@ -885,35 +895,33 @@ export type CommonChatCompletionRequestEncoded = typeof CommonChatCompletionRequ
  * @category schemas
  * @since 0.1.0
  */
-export const ChatCompletionRequest = Schema.Struct({
-  model: Schema.optional(Schema.String),
-  messages: Schema.Array(Message),
-  stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  stream_options: Schema.optional(StreamOptions),
-  max_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  n: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  top_logprobs: Schema.optional(
-    Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(20))),
-  ),
-  temperature: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0)))),
-  top_p: Schema.optional(
-    Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(1))),
-  ),
-  top_k: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  seed: Schema.optional(Schema.Union(Schema.Int, Schema.Array(Schema.Int), Schema.Null)),
-  response_format: Schema.optional(ResponseFormat),
-  tool_choice: Schema.optional(ToolChoice),
-  parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
-}).annotations({
-  identifier: "ChatCompletionRequest",
-  description: "A chat completion request.",
-  parseOptions: preserve,
-})
+export const ChatCompletionRequest = preserving(
+  Schema.Struct({
+    model: Schema.optional(Schema.String),
+    messages: Schema.Array(Message),
+    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    stream_options: Schema.optional(StreamOptions),
+    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    n: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    top_logprobs: Schema.optional(
+      Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(20))),
+    ),
+    temperature: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))),
+    top_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    seed: Schema.optional(Schema.Union([Schema.Int, Schema.Array(Schema.Int), Schema.Null])),
+    response_format: Schema.optional(ResponseFormat),
+    tool_choice: Schema.optional(ToolChoice),
+    parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+  }),
+).annotate({ identifier: "ChatCompletionRequest", description: "A chat completion request." })
 
 /**
  * A decoded `ChatCompletionRequest` (see {@link ChatCompletionRequest}).
@@ -937,17 +945,19 @@ export type ChatCompletionRequestEncoded = typeof ChatCompletionRequest.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const BuiltInTool = Schema.Struct({
-  type: Schema.Literal(
-    "math:calculator",
-    "math:statistics",
-    "math:calendar",
-    "web:search",
-    "web:url",
-    "code:python-interpreter",
-    "file:text",
-  ),
-}).annotations({ identifier: "BuiltInTool", description: "One of Friendli's built-in tools.", parseOptions: preserve })
+export const BuiltInTool = preserving(
+  Schema.Struct({
+    type: Schema.Literals([
+      "math:calculator",
+      "math:statistics",
+      "math:calendar",
+      "web:search",
+      "web:url",
+      "code:python-interpreter",
+      "file:text",
+    ]),
+  }),
+).annotate({ identifier: "BuiltInTool", description: "One of Friendli's built-in tools." })
 
 /**
  * A decoded `BuiltInTool` (see {@link BuiltInTool}).
@@ -971,34 +981,35 @@ export type BuiltInToolEncoded = typeof BuiltInTool.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ToolAssistedChatCompletionRequest = Schema.Struct({
-  model: Schema.optional(Schema.String),
-  messages: Schema.Array(Message),
-  stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  stream_options: Schema.optional(StreamOptions),
-  max_tokens: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  n: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)))),
-  logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  top_logprobs: Schema.optional(
-    Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(20))),
-  ),
-  temperature: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0)))),
-  top_p: Schema.optional(
-    Schema.NullOr(Schema.Number.pipe(Schema.greaterThanOrEqualTo(0), Schema.lessThanOrEqualTo(1))),
-  ),
-  top_k: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)))),
-  frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
-  stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  seed: Schema.optional(Schema.Union(Schema.Int, Schema.Array(Schema.Int), Schema.Null)),
-  response_format: Schema.optional(ResponseFormat),
-  tool_choice: Schema.optional(ToolChoice),
-  parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  tools: Schema.optional(Schema.NullOr(Schema.Array(Schema.Union(BuiltInTool, FunctionTool)))),
-}).annotations({
+export const ToolAssistedChatCompletionRequest = preserving(
+  Schema.Struct({
+    model: Schema.optional(Schema.String),
+    messages: Schema.Array(Message),
+    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    stream_options: Schema.optional(StreamOptions),
+    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    n: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    top_logprobs: Schema.optional(
+      Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(20))),
+    ),
+    temperature: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0)))),
+    top_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    seed: Schema.optional(Schema.Union([Schema.Int, Schema.Array(Schema.Int), Schema.Null])),
+    response_format: Schema.optional(ResponseFormat),
+    tool_choice: Schema.optional(ToolChoice),
+    parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    tools: Schema.optional(Schema.NullOr(Schema.Array(Schema.Union([BuiltInTool, FunctionTool])))),
+  }),
+).annotate({
   identifier: "ToolAssistedChatCompletionRequest",
   description: "A tool-assisted chat completion request (serverless).",
-  parseOptions: preserve,
 })
 
 /**
@@ -1023,11 +1034,13 @@ export type ToolAssistedChatCompletionRequestEncoded = typeof ToolAssistedChatCo
  * @category schemas
  * @since 0.1.0
  */
-export const TopLogprob = Schema.Struct({
-  token: Schema.String,
-  logprob: Schema.Number,
-  bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-}).annotations({ identifier: "TopLogprob", parseOptions: preserve })
+export const TopLogprob = preserving(
+  Schema.Struct({
+    token: Schema.String,
+    logprob: Schema.Number,
+    bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+  }),
+).annotate({ identifier: "TopLogprob" })
 
 /**
  * A decoded `TopLogprob` (see {@link TopLogprob}).
@@ -1051,15 +1064,16 @@ export type TopLogprobEncoded = typeof TopLogprob.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const TokenLogprob = Schema.Struct({
-  token: Schema.String,
-  logprob: Schema.Number,
-  bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-  top_logprobs: Schema.Array(TopLogprob),
-}).annotations({
+export const TokenLogprob = preserving(
+  Schema.Struct({
+    token: Schema.String,
+    logprob: Schema.Number,
+    bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    top_logprobs: Schema.Array(TopLogprob),
+  }),
+).annotate({
   identifier: "TokenLogprob",
   description: "A sampled token with its log probability and its top alternatives.",
-  parseOptions: preserve,
 })
 
 /**
@@ -1084,13 +1098,9 @@ export type TokenLogprobEncoded = typeof TokenLogprob.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ChatLogprobs = Schema.Struct({
-  content: Schema.optional(Schema.NullOr(Schema.Array(TokenLogprob))),
-}).annotations({
-  identifier: "ChatLogprobs",
-  description: "Log probabilities of a chat choice's sampled tokens.",
-  parseOptions: preserve,
-})
+export const ChatLogprobs = preserving(
+  Schema.Struct({ content: Schema.optional(Schema.NullOr(Schema.Array(TokenLogprob))) }),
+).annotate({ identifier: "ChatLogprobs", description: "Log probabilities of a chat choice's sampled tokens." })
 
 /**
  * A decoded `ChatLogprobs` (see {@link ChatLogprobs}).
@@ -1114,15 +1124,16 @@ export type ChatLogprobsEncoded = typeof ChatLogprobs.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ToolCallDelta = Schema.Struct({
-  index: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  id: Schema.optional(Schema.String),
-  type: Schema.optional(Schema.Literal("function")),
-  function: Schema.Struct({ name: Schema.optional(Schema.String), arguments: Schema.String }),
-}).annotations({
+export const ToolCallDelta = preserving(
+  Schema.Struct({
+    index: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    id: Schema.optional(Schema.String),
+    type: Schema.optional(Schema.Literal("function")),
+    function: preserving(Schema.Struct({ name: Schema.optional(Schema.String), arguments: Schema.String })),
+  }),
+).annotate({
   identifier: "ToolCallDelta",
   description: "A fragment of a tool call; fragments with the same `index` concatenate their `arguments`.",
-  parseOptions: preserve,
 })
 
 /**
@@ -1147,15 +1158,13 @@ export type ToolCallDeltaEncoded = typeof ToolCallDelta.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ChatCompletionDelta = Schema.Struct({
-  role: Schema.optional(Schema.Literal("assistant")),
-  content: Schema.optional(Schema.NullOr(Schema.String)),
-  tool_calls: Schema.optional(Schema.Array(ToolCallDelta)),
-}).annotations({
-  identifier: "ChatCompletionDelta",
-  description: "What a chunk adds to a chat choice's message.",
-  parseOptions: preserve,
-})
+export const ChatCompletionDelta = preserving(
+  Schema.Struct({
+    role: Schema.optional(Schema.Literal("assistant")),
+    content: Schema.optional(Schema.NullOr(Schema.String)),
+    tool_calls: Schema.optional(Schema.Array(ToolCallDelta)),
+  }),
+).annotate({ identifier: "ChatCompletionDelta", description: "What a chunk adds to a chat choice's message." })
 
 /**
  * A decoded `ChatCompletionDelta` (see {@link ChatCompletionDelta}).
@@ -1179,12 +1188,14 @@ export type ChatCompletionDeltaEncoded = typeof ChatCompletionDelta.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ChatCompletionChunkChoice = Schema.Struct({
-  index: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  delta: ChatCompletionDelta,
-  finish_reason: Schema.optional(Schema.Union(ChatFinishReason, NullString, Schema.Null)),
-  logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
-}).annotations({ identifier: "ChatCompletionChunkChoice", parseOptions: preserve })
+export const ChatCompletionChunkChoice = preserving(
+  Schema.Struct({
+    index: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    delta: ChatCompletionDelta,
+    finish_reason: Schema.optional(Schema.Union([ChatFinishReason, NullString, Schema.Null])),
+    logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
+  }),
+).annotate({ identifier: "ChatCompletionChunkChoice" })
 
 /**
  * A decoded `ChatCompletionChunkChoice` (see {@link ChatCompletionChunkChoice}).
@@ -1208,17 +1219,18 @@ export type ChatCompletionChunkChoiceEncoded = typeof ChatCompletionChunkChoice.
  * @category schemas
  * @since 0.1.0
  */
-export const ChatCompletionChunk = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("chat.completion.chunk"),
-  model: Schema.optional(Schema.NullOr(Schema.String)),
-  choices: Schema.Array(ChatCompletionChunkChoice),
-  created: Schema.Int,
-  usage: Schema.optional(Schema.NullOr(Usage)),
-}).annotations({
+export const ChatCompletionChunk = preserving(
+  Schema.Struct({
+    id: Schema.String,
+    object: Schema.Literal("chat.completion.chunk"),
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    choices: Schema.Array(ChatCompletionChunkChoice),
+    created: Schema.Int,
+    usage: Schema.optional(Schema.NullOr(Usage)),
+  }),
+).annotate({
   identifier: "ChatCompletionChunk",
   description: "A streamed chunk of a chat completion (`object` is `chat.completion.chunk`).",
-  parseOptions: preserve,
 })
 
 /**
@@ -1243,11 +1255,13 @@ export type ChatCompletionChunkEncoded = typeof ChatCompletionChunk.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ChatCompletionMessage = Schema.Struct({
-  role: Schema.Literal("assistant"),
-  content: Schema.optional(Schema.NullOr(Schema.String)),
-  tool_calls: Schema.optional(Schema.Array(ToolCall)),
-}).annotations({ identifier: "ChatCompletionMessage", parseOptions: preserve })
+export const ChatCompletionMessage = preserving(
+  Schema.Struct({
+    role: Schema.Literal("assistant"),
+    content: Schema.optional(Schema.NullOr(Schema.String)),
+    tool_calls: Schema.optional(Schema.Array(ToolCall)),
+  }),
+).annotate({ identifier: "ChatCompletionMessage" })
 
 /**
  * A decoded `ChatCompletionMessage` (see {@link ChatCompletionMessage}).
@@ -1271,12 +1285,14 @@ export type ChatCompletionMessageEncoded = typeof ChatCompletionMessage.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ChatCompletionChoice = Schema.Struct({
-  index: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)),
-  message: ChatCompletionMessage,
-  finish_reason: Schema.NullOr(ChatFinishReason),
-  logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
-}).annotations({ identifier: "ChatCompletionChoice", parseOptions: preserve })
+export const ChatCompletionChoice = preserving(
+  Schema.Struct({
+    index: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    message: ChatCompletionMessage,
+    finish_reason: Schema.NullOr(ChatFinishReason),
+    logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
+  }),
+).annotate({ identifier: "ChatCompletionChoice" })
 
 /**
  * A decoded `ChatCompletionChoice` (see {@link ChatCompletionChoice}).
@@ -1300,18 +1316,16 @@ export type ChatCompletionChoiceEncoded = typeof ChatCompletionChoice.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ChatCompletionResponse = Schema.Struct({
-  id: Schema.optional(Schema.String),
-  object: Schema.optional(Schema.Literal("chat.completion")),
-  model: Schema.optional(Schema.NullOr(Schema.String)),
-  created: Schema.optional(Schema.Int),
-  choices: Schema.Array(ChatCompletionChoice),
-  usage: Usage,
-}).annotations({
-  identifier: "ChatCompletionResponse",
-  description: "A chat completion that was not streamed.",
-  parseOptions: preserve,
-})
+export const ChatCompletionResponse = preserving(
+  Schema.Struct({
+    id: Schema.optional(Schema.String),
+    object: Schema.optional(Schema.Literal("chat.completion")),
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    created: Schema.optional(Schema.Int),
+    choices: Schema.Array(ChatCompletionChoice),
+    usage: Usage,
+  }),
+).annotate({ identifier: "ChatCompletionResponse", description: "A chat completion that was not streamed." })
 
 /**
  * A decoded `ChatCompletionResponse` (see {@link ChatCompletionResponse}).
@@ -1335,20 +1349,23 @@ export type ChatCompletionResponseEncoded = typeof ChatCompletionResponse.Encode
  * @category schemas
  * @since 0.1.0
  */
-export const ToolStatusEvent = Schema.Struct({
-  tool_call_id: Schema.String,
-  name: Schema.String,
-  status: Schema.Literal("STARTED", "UPDATING", "ENDED", "ERRORED"),
-  parameters: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String })),
-  result: Schema.optional(Schema.NullOr(Schema.String)),
-  files: Schema.optional(Schema.NullOr(Schema.Array(Schema.Struct({ name: Schema.String, url: Schema.String })))),
-  message: Schema.optional(Schema.NullOr(Schema.String)),
-  error: Schema.optional(Schema.NullOr(Schema.Struct({ type: Schema.String, msg: Schema.String }))),
-  timestamp: Schema.Number,
-}).annotations({
+export const ToolStatusEvent = preserving(
+  Schema.Struct({
+    tool_call_id: Schema.String,
+    name: Schema.String,
+    status: Schema.Literals(["STARTED", "UPDATING", "ENDED", "ERRORED"]),
+    parameters: Schema.Array(preserving(Schema.Struct({ name: Schema.String, value: Schema.String }))),
+    result: Schema.optional(Schema.NullOr(Schema.String)),
+    files: Schema.optional(
+      Schema.NullOr(Schema.Array(preserving(Schema.Struct({ name: Schema.String, url: Schema.String })))),
+    ),
+    message: Schema.optional(Schema.NullOr(Schema.String)),
+    error: Schema.optional(Schema.NullOr(preserving(Schema.Struct({ type: Schema.String, msg: Schema.String })))),
+    timestamp: Schema.Number,
+  }),
+).annotate({
   identifier: "ToolStatusEvent",
   description: "The data of an `event: tool_status` event in a tool-assisted chat stream.",
-  parseOptions: preserve,
 })
 
 /**
@@ -1373,14 +1390,15 @@ export type ToolStatusEventEncoded = typeof ToolStatusEvent.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleUsage = Schema.Struct({
-  prompt_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-  completion_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-  total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-}).annotations({
+export const CompatibleUsage = preserving(
+  Schema.Struct({
+    prompt_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    completion_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+  }),
+).annotate({
   identifier: "CompatibleUsage",
   description: "Usage as OpenAI-compatible servers send it; extra counters are kept.",
-  parseOptions: preserve,
 })
 
 /**
@@ -1405,14 +1423,16 @@ export type CompatibleUsageEncoded = typeof CompatibleUsage.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleCompletionLogprobs = Schema.Struct({
-  text_offset: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-  token_logprobs: Schema.optional(Schema.NullOr(Schema.Array(Schema.NullOr(Schema.Number)))),
-  tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-  top_logprobs: Schema.optional(
-    Schema.NullOr(Schema.Array(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Number })))),
-  ),
-}).annotations({ identifier: "CompatibleCompletionLogprobs", parseOptions: preserve })
+export const CompatibleCompletionLogprobs = preserving(
+  Schema.Struct({
+    text_offset: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    token_logprobs: Schema.optional(Schema.NullOr(Schema.Array(Schema.NullOr(Schema.Number)))),
+    tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    top_logprobs: Schema.optional(
+      Schema.NullOr(Schema.Array(Schema.NullOr(Schema.Record(Schema.String, Schema.Number)))),
+    ),
+  }),
+).annotate({ identifier: "CompatibleCompletionLogprobs" })
 
 /**
  * A decoded `CompatibleCompletionLogprobs` (see {@link CompatibleCompletionLogprobs}).
@@ -1436,13 +1456,15 @@ export type CompatibleCompletionLogprobsEncoded = typeof CompatibleCompletionLog
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleCompletionChunkChoice = Schema.Struct({
-  index: Schema.Int,
-  text: Schema.String,
-  token: Schema.optional(Schema.NullOr(Schema.Int)),
-  finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
-  logprobs: Schema.optional(Schema.NullOr(CompatibleCompletionLogprobs)),
-}).annotations({ identifier: "CompatibleCompletionChunkChoice", parseOptions: preserve })
+export const CompatibleCompletionChunkChoice = preserving(
+  Schema.Struct({
+    index: Schema.Int,
+    text: Schema.String,
+    token: Schema.optional(Schema.NullOr(Schema.Int)),
+    finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
+    logprobs: Schema.optional(Schema.NullOr(CompatibleCompletionLogprobs)),
+  }),
+).annotate({ identifier: "CompatibleCompletionChunkChoice" })
 
 /**
  * A decoded `CompatibleCompletionChunkChoice` (see {@link CompatibleCompletionChunkChoice}).
@@ -1466,17 +1488,18 @@ export type CompatibleCompletionChunkChoiceEncoded = typeof CompatibleCompletion
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleCompletionChunk = Schema.Struct({
-  id: Schema.optional(Schema.NullOr(Schema.String)),
-  object: Schema.optional(Schema.NullOr(Schema.String)),
-  model: Schema.optional(Schema.NullOr(Schema.String)),
-  created: Schema.optional(Schema.NullOr(Schema.Number)),
-  choices: Schema.Array(CompatibleCompletionChunkChoice),
-  usage: Schema.optional(Schema.NullOr(CompatibleUsage)),
-}).annotations({
+export const CompatibleCompletionChunk = preserving(
+  Schema.Struct({
+    id: Schema.optional(Schema.NullOr(Schema.String)),
+    object: Schema.optional(Schema.NullOr(Schema.String)),
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    created: Schema.optional(Schema.NullOr(Schema.Number)),
+    choices: Schema.Array(CompatibleCompletionChunkChoice),
+    usage: Schema.optional(Schema.NullOr(CompatibleUsage)),
+  }),
+).annotate({
   identifier: "CompatibleCompletionChunk",
   description: "A completion chunk from any OpenAI-compatible server (`id` may be empty, `created` 0).",
-  parseOptions: preserve,
 })
 
 /**
@@ -1501,19 +1524,23 @@ export type CompatibleCompletionChunkEncoded = typeof CompatibleCompletionChunk.
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleToolCallDelta = Schema.Struct({
-  index: Schema.Int,
-  id: Schema.optional(Schema.NullOr(Schema.String)),
-  type: Schema.optional(Schema.NullOr(Schema.String)),
-  function: Schema.optional(
-    Schema.NullOr(
-      Schema.Struct({
-        name: Schema.optional(Schema.NullOr(Schema.String)),
-        arguments: Schema.optional(Schema.NullOr(Schema.String)),
-      }),
+export const CompatibleToolCallDelta = preserving(
+  Schema.Struct({
+    index: Schema.Int,
+    id: Schema.optional(Schema.NullOr(Schema.String)),
+    type: Schema.optional(Schema.NullOr(Schema.String)),
+    function: Schema.optional(
+      Schema.NullOr(
+        preserving(
+          Schema.Struct({
+            name: Schema.optional(Schema.NullOr(Schema.String)),
+            arguments: Schema.optional(Schema.NullOr(Schema.String)),
+          }),
+        ),
+      ),
     ),
-  ),
-}).annotations({ identifier: "CompatibleToolCallDelta", parseOptions: preserve })
+  }),
+).annotate({ identifier: "CompatibleToolCallDelta" })
 
 /**
  * A decoded `CompatibleToolCallDelta` (see {@link CompatibleToolCallDelta}).
@@ -1537,12 +1564,14 @@ export type CompatibleToolCallDeltaEncoded = typeof CompatibleToolCallDelta.Enco
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleChatCompletionDelta = Schema.Struct({
-  role: Schema.optional(Schema.NullOr(Schema.String)),
-  content: Schema.optional(Schema.NullOr(Schema.String)),
-  refusal: Schema.optional(Schema.NullOr(Schema.String)),
-  tool_calls: Schema.optional(Schema.NullOr(Schema.Array(CompatibleToolCallDelta))),
-}).annotations({ identifier: "CompatibleChatCompletionDelta", parseOptions: preserve })
+export const CompatibleChatCompletionDelta = preserving(
+  Schema.Struct({
+    role: Schema.optional(Schema.NullOr(Schema.String)),
+    content: Schema.optional(Schema.NullOr(Schema.String)),
+    refusal: Schema.optional(Schema.NullOr(Schema.String)),
+    tool_calls: Schema.optional(Schema.NullOr(Schema.Array(CompatibleToolCallDelta))),
+  }),
+).annotate({ identifier: "CompatibleChatCompletionDelta" })
 
 /**
  * A decoded `CompatibleChatCompletionDelta` (see {@link CompatibleChatCompletionDelta}).
@@ -1566,12 +1595,14 @@ export type CompatibleChatCompletionDeltaEncoded = typeof CompatibleChatCompleti
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleChatCompletionChunkChoice = Schema.Struct({
-  index: Schema.Int,
-  delta: Schema.optional(Schema.NullOr(CompatibleChatCompletionDelta)),
-  finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
-  logprobs: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
-}).annotations({ identifier: "CompatibleChatCompletionChunkChoice", parseOptions: preserve })
+export const CompatibleChatCompletionChunkChoice = preserving(
+  Schema.Struct({
+    index: Schema.Int,
+    delta: Schema.optional(Schema.NullOr(CompatibleChatCompletionDelta)),
+    finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
+    logprobs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+  }),
+).annotate({ identifier: "CompatibleChatCompletionChunkChoice" })
 
 /**
  * A decoded `CompatibleChatCompletionChunkChoice` (see {@link CompatibleChatCompletionChunkChoice}).
@@ -1595,17 +1626,18 @@ export type CompatibleChatCompletionChunkChoiceEncoded = typeof CompatibleChatCo
  * @category schemas
  * @since 0.1.0
  */
-export const CompatibleChatCompletionChunk = Schema.Struct({
-  id: Schema.optional(Schema.NullOr(Schema.String)),
-  object: Schema.optional(Schema.NullOr(Schema.String)),
-  model: Schema.optional(Schema.NullOr(Schema.String)),
-  created: Schema.optional(Schema.NullOr(Schema.Number)),
-  choices: Schema.Array(CompatibleChatCompletionChunkChoice),
-  usage: Schema.optional(Schema.NullOr(CompatibleUsage)),
-}).annotations({
+export const CompatibleChatCompletionChunk = preserving(
+  Schema.Struct({
+    id: Schema.optional(Schema.NullOr(Schema.String)),
+    object: Schema.optional(Schema.NullOr(Schema.String)),
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    created: Schema.optional(Schema.NullOr(Schema.Number)),
+    choices: Schema.Array(CompatibleChatCompletionChunkChoice),
+    usage: Schema.optional(Schema.NullOr(CompatibleUsage)),
+  }),
+).annotate({
   identifier: "CompatibleChatCompletionChunk",
   description: "A chat completion chunk from any OpenAI-compatible server.",
-  parseOptions: preserve,
 })
 
 /**
@@ -1630,10 +1662,9 @@ export type CompatibleChatCompletionChunkEncoded = typeof CompatibleChatCompleti
  * @category schemas
  * @since 0.1.0
  */
-export const ErrorMessageBody = Schema.Struct({ message: Schema.String }).annotations({
+export const ErrorMessageBody = preserving(Schema.Struct({ message: Schema.String })).annotate({
   identifier: "ErrorMessageBody",
   description: '`{"message": ...}`, e.g. on 401.',
-  parseOptions: preserve,
 })
 
 /**
@@ -1658,11 +1689,13 @@ export type ErrorMessageBodyEncoded = typeof ErrorMessageBody.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ValidationIssue = Schema.Struct({
-  loc: Schema.optional(Schema.Array(Schema.Union(Schema.String, Schema.Int))),
-  msg: Schema.String,
-  type: Schema.optional(Schema.String),
-}).annotations({ identifier: "ValidationIssue", parseOptions: preserve })
+export const ValidationIssue = preserving(
+  Schema.Struct({
+    loc: Schema.optional(Schema.Array(Schema.Union([Schema.String, Schema.Int]))),
+    msg: Schema.String,
+    type: Schema.optional(Schema.String),
+  }),
+).annotate({ identifier: "ValidationIssue" })
 
 /**
  * A decoded `ValidationIssue` (see {@link ValidationIssue}).
@@ -1686,12 +1719,11 @@ export type ValidationIssueEncoded = typeof ValidationIssue.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ErrorDetailBody = Schema.Struct({
-  detail: Schema.Union(Schema.String, Schema.Array(ValidationIssue)),
-}).annotations({
+export const ErrorDetailBody = preserving(
+  Schema.Struct({ detail: Schema.Union([Schema.String, Schema.Array(ValidationIssue)]) }),
+).annotate({
   identifier: "ErrorDetailBody",
   description: '`{"detail": ...}`, e.g. on 422: a sentence, or the list of invalid fields.',
-  parseOptions: preserve,
 })
 
 /**
@@ -1716,12 +1748,14 @@ export type ErrorDetailBodyEncoded = typeof ErrorDetailBody.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ErrorObject = Schema.Struct({
-  message: Schema.String,
-  type: Schema.optional(Schema.NullOr(Schema.String)),
-  code: Schema.optional(Schema.Union(Schema.String, Schema.Int, Schema.Null)),
-  param: Schema.optional(Schema.NullOr(Schema.String)),
-}).annotations({ identifier: "ErrorObject", parseOptions: preserve })
+export const ErrorObject = preserving(
+  Schema.Struct({
+    message: Schema.String,
+    type: Schema.optional(Schema.NullOr(Schema.String)),
+    code: Schema.optional(Schema.Union([Schema.String, Schema.Int, Schema.Null])),
+    param: Schema.optional(Schema.NullOr(Schema.String)),
+  }),
+).annotate({ identifier: "ErrorObject" })
 
 /**
  * A decoded `ErrorObject` (see {@link ErrorObject}).
@@ -1745,10 +1779,9 @@ export type ErrorObjectEncoded = typeof ErrorObject.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ErrorObjectBody = Schema.Struct({ error: ErrorObject }).annotations({
+export const ErrorObjectBody = preserving(Schema.Struct({ error: ErrorObject })).annotate({
   identifier: "ErrorObjectBody",
   description: '`{"error": {"message", "type", "code"}}`, the OpenAI shape; also sent inside a 200 stream.',
-  parseOptions: preserve,
 })
 
 /**
@@ -1773,10 +1806,9 @@ export type ErrorObjectBodyEncoded = typeof ErrorObjectBody.Encoded
  * @category schemas
  * @since 0.1.0
  */
-export const ErrorBody = Schema.Union(ErrorObjectBody, ErrorMessageBody, ErrorDetailBody).annotations({
+export const ErrorBody = Schema.Union([ErrorObjectBody, ErrorMessageBody, ErrorDetailBody]).annotate({
   identifier: "ErrorBody",
   description: "Any of the error bodies Friendli sends.",
-  parseOptions: preserve,
 })
 
 /**

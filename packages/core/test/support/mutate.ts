@@ -3,7 +3,8 @@
  * enum value, a null where none is allowed, an unknown extra property. Each is applied at one place in the
  * value, chosen by index among all the places it has.
  */
-import { FastCheck as fc } from "effect"
+import * as Arbitrary from "effect/Arbitrary"
+import * as Schema from "effect/Schema"
 
 export type Mutation =
   | { readonly op: "replace"; readonly with: unknown }
@@ -22,15 +23,28 @@ const places = (value: unknown, out: Array<unknown[]> = [], path: unknown[] = []
 
 const wrongValues: ReadonlyArray<unknown> = [null, 0, -1, 1.5, "", "__bogus__", "null", true, [], {}, [1], { x: 1 }]
 
-/** An arbitrary mutation; `pick` chooses the place. */
-export const mutationArbitrary: fc.Arbitrary<{ readonly pick: number; readonly mutation: Mutation }> = fc.record({
-  pick: fc.nat(),
-  mutation: fc.oneof(
-    fc.record({ op: fc.constant("replace" as const), with: fc.constantFrom(...wrongValues) }),
-    fc.record({ op: fc.constant("delete" as const) }),
-    fc.record({ op: fc.constant("extra" as const), key: fc.string(), with: fc.anything() }),
+/** One of `values`, picked by index. */
+const oneOf = <A>(values: ReadonlyArray<A>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.map(
+    Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: values.length - 1 }))),
+    (i) => values[i]!,
+  )
+
+const mutations: ReadonlyArray<Arbitrary.Arbitrary<Mutation>> = [
+  Arbitrary.map(oneOf(wrongValues), (w): Mutation => ({ op: "replace", with: w })),
+  Arbitrary.Constant<Mutation>({ op: "delete" }),
+  Arbitrary.map(
+    Arbitrary.all({ key: Arbitrary.schema(Schema.String), with: Arbitrary.schema(Schema.Unknown) }),
+    (e): Mutation => ({ op: "extra", key: e.key, with: e.with }),
   ),
-})
+]
+
+/** An arbitrary mutation; `pick` chooses the place. */
+export const mutationArbitrary: Arbitrary.Arbitrary<{ readonly pick: number; readonly mutation: Mutation }> =
+  Arbitrary.all({
+    pick: Arbitrary.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
+    mutation: Arbitrary.flatMap(oneOf(mutations), (m) => m),
+  })
 
 /** Applies a mutation to a deep copy of `value`. */
 export const mutate = (value: unknown, pick: number, mutation: Mutation): unknown => {

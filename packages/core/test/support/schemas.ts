@@ -2,13 +2,13 @@
  * Every generated component, found by walking the generated exports: its Schema, its guard, its normalizer.
  * New components are covered by the tests without anyone listing them.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import * as Guards from "../../src/generated/guards.ts"
 import * as Schemas from "../../src/generated/schemas.ts"
 
 export interface GeneratedComponent {
   readonly name: string
-  readonly schema: Schema.Schema<unknown, unknown>
+  readonly schema: Schema.Codec<unknown, unknown>
   readonly guard: (u: unknown) => boolean
   readonly normalize: (x: unknown) => unknown
 }
@@ -16,7 +16,7 @@ export interface GeneratedComponent {
 const guards = Guards as unknown as Record<string, (u: unknown) => unknown>
 
 export const components: ReadonlyArray<GeneratedComponent> = Object.entries(Schemas as Record<string, unknown>)
-  .filter((entry): entry is [string, Schema.Schema<unknown, unknown>] => Schema.isSchema(entry[1]))
+  .filter((entry): entry is [string, Schema.Codec<unknown, unknown>] => Schema.isSchema(entry[1]))
   .map(([name, schema]) => {
     const guard = guards[`is${name}`]
     const normalize = guards[`normalize${name}`]

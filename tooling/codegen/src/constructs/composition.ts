@@ -57,7 +57,7 @@ export const parseAllOf = (schema: SchemaObject, path: string, ctx: ParseContext
 export const unionSchema = (node: UnionNode, schemaOf: (node: Node) => string): string => {
   const nonNull = node.members.filter((m) => m.kind !== "null")
   if (nonNull.length === 1 && node.members.length === 2) return `Schema.NullOr(${schemaOf(nonNull[0]!)})`
-  return `Schema.Union(${node.members.map(schemaOf).join(", ")})`
+  return `Schema.Union([${node.members.map(schemaOf).join(", ")}])`
 }
 
 /** The guard expression of a union over `value`. */

@@ -30,8 +30,19 @@ export const parseEnum = (schema: SchemaObject, path: string, ctx: ParseContext)
 
 const literalCode = (v: LiteralValue): string => JSON.stringify(v)
 
-/** The Effect Schema expression of a literal list. */
-export const literalSchema = (node: LiteralNode): string => `Schema.Literal(${node.values.map(literalCode).join(", ")})`
+/**
+ * The Effect Schema expression of a literal list. `null` is not a literal in Effect 4: a list with it is
+ * `Schema.NullOr` of the others.
+ */
+export const literalSchema = (node: LiteralNode): string => {
+  const values = node.values.filter((v) => v !== null)
+  const literals =
+    values.length === 1
+      ? `Schema.Literal(${literalCode(values[0]!)})`
+      : `Schema.Literals([${values.map(literalCode).join(", ")}])`
+  if (values.length === node.values.length) return literals
+  return values.length === 0 ? "Schema.Null" : `Schema.NullOr(${literals})`
+}
 
 /** The guard expression of a literal list over `value`. */
 export const literalGuard = (node: LiteralNode, value: string): string =>
@@ -39,7 +50,7 @@ export const literalGuard = (node: LiteralNode, value: string): string =>
 
 /** The Effect Schema expression of the `"null"` alias: the string on the wire, `null` once decoded. */
 export const nullAliasSchema = (): string =>
-  `Schema.transform(Schema.Literal("null"), Schema.Null, { strict: true, decode: () => null, encode: () => "null" as const })`
+  `Schema.Literal("null").pipe(Schema.decodeTo(Schema.Null, SchemaTransformation.transform({ decode: () => null, encode: () => "null" as const })))`
 
 /** The guard expression of the `"null"` alias (the wire form). */
 export const nullAliasGuard = (value: string): string => `${value} === "null"`

@@ -32,18 +32,48 @@ export const parseObject = (schema: SchemaObject, path: string, ctx: ParseContex
   return { kind: "object", properties: props }
 }
 
-/** The Effect Schema expression of an object, given the expressions of its property schemas. */
+/**
+ * The name of the helper, written once at the top of `schemas.ts` (see {@link preservingHelper}), that makes a struct
+ * keep the properties it does not name when decoding.
+ */
+export const preserving = "preserving"
+
+/**
+ * The statements of the {@link preserving} helper. Effect 4 has no `onExcessProperty: "preserve"`: a struct keeps
+ * what it does not name through an index signature of any values (`Schema.StructWithRest`), which accepts the same
+ * values as the struct alone. The signature is left out of the struct's types, as it was with the Effect 3 parse
+ * option: a `{ readonly [x: string]: unknown }` in a request type would let misspelt properties through.
+ */
+export const preservingHelper = (): string =>
+  [
+    "/** The properties a struct does not name: any keys, any values. */",
+    "const unnamed = [Schema.Record(Schema.String, Schema.Unknown)] as const",
+    "",
+    "/**",
+    " * A struct that keeps the properties it does not name when decoding, as servers add fields. Its types name only its",
+    " * own properties, so that a misspelt one is still a type error.",
+    " */",
+    "const preserving = <const Fields extends Schema.Struct.Fields>(",
+    "  struct: Schema.Struct<Fields>,",
+    "): Schema.StructWithRest<Schema.Struct<Fields>, readonly []> =>",
+    "  Schema.StructWithRest(struct, unnamed) as unknown as Schema.StructWithRest<Schema.Struct<Fields>, readonly []>",
+  ].join("\n")
+
+/**
+ * The Effect Schema expression of an object, given the expressions of its property schemas. An optional property
+ * may be absent or `undefined`, as the guards allow.
+ */
 export const objectSchema = (node: ObjectNode, schemaOf: (node: Node) => string): string => {
   const fields = node.properties.map((p) => {
     const s = schemaOf(p.node)
     return `${propertyKey(p.name)}: ${p.required ? s : `Schema.optional(${s})`}`
   })
-  return `Schema.Struct({ ${fields.join(", ")} })`
+  return `${preserving}(Schema.Struct({ ${fields.join(", ")} }))`
 }
 
 /** The Effect Schema expression of a map. */
 export const recordSchema = (node: RecordNode, schemaOf: (node: Node) => string): string =>
-  `Schema.Record({ key: Schema.String, value: ${schemaOf(node.values)} })`
+  `Schema.Record(Schema.String, ${schemaOf(node.values)})`
 
 const isObjectCheck = `if (typeof u !== "object" || u === null || Array.isArray(u)) return false`
 

@@ -26,10 +26,10 @@ const base = { string: "Schema.String", number: "Schema.Number", integer: "Schem
 
 /** The Effect Schema expression of a primitive. */
 export const primitiveSchema = (node: PrimitiveNode): string => {
-  const filters: Array<string> = []
-  if (node.minimum !== undefined) filters.push(`Schema.greaterThanOrEqualTo(${node.minimum})`)
-  if (node.maximum !== undefined) filters.push(`Schema.lessThanOrEqualTo(${node.maximum})`)
-  return filters.length === 0 ? base[node.kind] : `${base[node.kind]}.pipe(${filters.join(", ")})`
+  const checks: Array<string> = []
+  if (node.minimum !== undefined) checks.push(`Schema.isGreaterThanOrEqualTo(${node.minimum})`)
+  if (node.maximum !== undefined) checks.push(`Schema.isLessThanOrEqualTo(${node.maximum})`)
+  return checks.length === 0 ? base[node.kind] : `${base[node.kind]}.check(${checks.join(", ")})`
 }
 
 /** The guard expression of a primitive over `value` (an identifier). */

@@ -5,10 +5,11 @@
 import { arraySchema } from "../constructs/arrays.ts"
 import { unionSchema } from "../constructs/composition.ts"
 import { literalSchema, nullAliasSchema } from "../constructs/enums.ts"
-import { objectSchema, recordSchema } from "../constructs/objects.ts"
+import { objectSchema, preservingHelper, recordSchema } from "../constructs/objects.ts"
 import { primitiveSchema } from "../constructs/primitives.ts"
 import { refSchema } from "../constructs/refs.ts"
 import type { Model, Node } from "../ir.ts"
+import { someNode } from "../model.ts"
 import { header, jsdoc } from "./header.ts"
 
 /** Options every emitter takes. */
@@ -57,18 +58,21 @@ const summary = (name: string, description: string | undefined): string =>
 /** Writes `schemas.ts`. */
 export const emitSchemas = (model: Model, options: EmitOptions): string => {
   const { identifier, since } = options
-  const out: Array<string> = [header(options.source), `import { Schema } from "effect"`]
+  const out: Array<string> = [header(options.source), `import * as Schema from "effect/Schema"`]
+  if (someNode(model, (n) => n.kind === "nullAlias")) {
+    out.push(`import * as SchemaTransformation from "effect/SchemaTransformation"`)
+  }
   if (model.cyclic.size > 0) out.push(`import type { components } from "./openapi.ts"`)
-  out.push("", `const preserve = { onExcessProperty: "preserve" } as const`, "")
+  out.push("")
+  if (someNode(model, (n) => n.kind === "object")) out.push(preservingHelper(), "")
   for (const c of model.components) {
     const id = identifier(c.name)
     const annotations = [`identifier: ${JSON.stringify(c.name)}`]
     if (c.description !== undefined) annotations.push(`description: ${JSON.stringify(c.description)}`)
-    annotations.push("parseOptions: preserve")
-    const typed = model.cyclic.has(c.name) ? `: Schema.Schema<components["schemas"][${JSON.stringify(c.name)}]>` : ""
+    const typed = model.cyclic.has(c.name) ? `: Schema.Codec<components["schemas"][${JSON.stringify(c.name)}]>` : ""
     out.push(
       jsdoc(summary(c.name, c.description), [`@category schemas`, `@since ${since}`]),
-      `export const ${id}${typed} = ${schemaExpression(c.node, model, identifier)}.annotations({ ${annotations.join(", ")} })`,
+      `export const ${id}${typed} = ${schemaExpression(c.node, model, identifier)}.annotate({ ${annotations.join(", ")} })`,
       "",
       jsdoc(`A decoded \`${c.name}\` (see {@link ${id}}).`, [`@category models`, `@since ${since}`]),
       `export type ${id} = typeof ${id}.Type`,

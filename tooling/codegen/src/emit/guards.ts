@@ -1,6 +1,6 @@
 /**
  * `guards.ts`: compiled validators. For each component, `isX(u): u is XEncoded`, a plain function that checks
- * the wire form without allocating (the same verdict as `Schema.is(Schema.encodedBoundSchema(X))`), and
+ * the wire form without allocating (the same verdict as `Schema.is(Schema.toEncoded(X))`), and
  * `normalizeX(x): X`, which turns wire quirks (the string `"null"`) into their decoded values in place.
  * Nested objects and arrays get private helper functions, so every check is a loop or a comparison.
  */
@@ -95,7 +95,7 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
       : []
     out.push(
       jsdoc(
-        `Tells whether a value is a \`${c.name}\` on the wire: a compiled check with the same verdict as\n\`Schema.is(Schema.encodedBoundSchema(${id}))\`, without allocating.`,
+        `Tells whether a value is a \`${c.name}\` on the wire: a compiled check with the same verdict as\n\`Schema.is(Schema.toEncoded(${id}))\`, without allocating.`,
         [`@category guards`, `@since ${since}`],
       ),
       `export function is${id}(u: unknown): u is ${id}Encoded {\n  ${body}\n}`,

@@ -4,7 +4,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { describe, it } from "@friendli-stream/test-harness"
 import { requireShared } from "@friendli-stream/test-harness/shared"
-import { Arbitrary, FastCheck as fc, Schema } from "effect"
+import * as Arbitrary from "effect/Arbitrary"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { expect } from "vitest"
 import { generate, parseDocument } from "../../src/generate.ts"
 
@@ -56,10 +58,10 @@ describe("Friendli's public OpenAPI document", () => {
     const names = Object.keys(mod).filter((k) => Schema.isSchema(mod[k]))
     assert.ok(names.length > 30, `only ${names.length} schemas`)
     for (const name of names) {
-      const schema = Schema.encodedBoundSchema(mod[name] as Schema.Schema<unknown, unknown>)
+      const schema = Schema.toEncoded(mod[name] as Schema.Codec<unknown, unknown>)
       const guard = mod[`is${name}`] as (u: unknown) => boolean
       const is = Schema.is(schema)
-      const values = fc.sample(Arbitrary.make(schema), { seed: 7, numRuns: 200 })
+      const values = await Effect.runPromise(Arbitrary.sampleEffect(Arbitrary.schema(schema), { seed: 7, count: 200 }))
       for (const v of values) assert.equal(guard(v), true, `${name}: guard rejects ${JSON.stringify(v)}`)
       for (const v of values) {
         for (const bad of [null, 1, "x", [], {}]) {

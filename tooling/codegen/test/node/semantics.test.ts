@@ -2,7 +2,7 @@ import assert from "node:assert/strict"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, it } from "@friendli-stream/test-harness"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { generate } from "../../src/generate.ts"
 import { documentOf } from "../support.ts"
 
@@ -113,10 +113,10 @@ describe("generated guards and schemas", () => {
       const { files } = await generate(documentOf(c.given, c.components), { source: "test" })
       for (const f of files) writeFileSync(join(dir, f.path), f.contents)
       const mod = (await import(join(dir, "index.ts"))) as Record<string, unknown>
-      const schema = mod.Subject as Schema.Schema<unknown, unknown>
+      const schema = mod.Subject as Schema.Codec<unknown, unknown>
       const guard = mod.isSubject as (u: unknown) => boolean
       const normalize = mod.normalizeSubject as (u: unknown) => unknown
-      const is = Schema.is(Schema.encodedBoundSchema(schema))
+      const is = Schema.is(Schema.toEncoded(schema))
       for (const v of c.accepts) {
         assert.equal(guard(v), true, `guard rejects ${JSON.stringify(v)}`)
         assert.equal(is(v), true, `Schema rejects ${JSON.stringify(v)}`)
@@ -173,7 +173,7 @@ describe("generated guards and schemas", () => {
     for (const f of files) writeFileSync(join(dir, f.path), f.contents)
     const mod = (await import(join(dir, "index.ts"))) as Record<string, unknown>
     const normalize = mod.normalizeSubject as (u: unknown) => unknown
-    const decode = Schema.decodeUnknownSync(mod.Subject as Schema.Schema<unknown, unknown>)
+    const decode = Schema.decodeUnknownSync(mod.Subject as Schema.Codec<unknown, unknown>)
     for (const v of [{ r: "null" }, { r: "stop" }, ["null", "stop"], []]) {
       assert.deepStrictEqual(normalize(structuredClone(v)), decode(v))
     }
