@@ -151,7 +151,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /**
  * Makes V8 collect before a measure. workerd has no `gc()`; a burst of large `ArrayBuffer`s is external memory
  * that V8 answers with a full collection (without it, the resident memory only ever grows until V8 decides to
- * collect, whatever the requests keep). The buffers are never written, so they do not stay resident.
+ * collect, whatever the requests keep). The buffers are zero-filled and freed by the collections they cause: every
+ * sample pays the same for them, so they cancel out of the comparison.
  */
 const collect = async () => {
   for (let i = 0; i < 4; i++) {
