@@ -70,7 +70,9 @@ export default async function setup(project: Project): Promise<() => Promise<voi
   const suiteMock = await serveNode(createMockFriendli(MOCK_OPTIONS))
   const proxyMock = await serveNode(createMockFriendli(MOCK_OPTIONS))
   const memoryMock = await serveNode(createMockFriendli(MOCK_OPTIONS))
-  const probe = await serveNode(async () => Response.json(workerdMemory()))
+  // `connection: close`: each sample takes a new connection. A kept-alive one sits idle for seconds between samples,
+  // and workerd may reuse it just as Node's keep-alive timeout closes it ("Network connection lost").
+  const probe = await serveNode(async () => Response.json(workerdMemory(), { headers: { connection: "close" } }))
   project.provide("SUITE_MOCK_URL", suiteMock.url)
   project.provide("PROXY_MOCK_URL", proxyMock.url)
   project.provide("FRIENDLI_BASE_URL", `${proxyMock.url}/serverless`)
