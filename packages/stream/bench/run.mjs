@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// `pnpm bench`: throughput, latency, memory and Effect's sinks, each in its own process on the project's Node 24 (the
-// root's node-linux-<arch> package), because the openai SDK (v7) and the AI SDK (provider-utils v5) we compare with
-// need Node >= 22, and the README's numbers are Node 24's. Node 24 runs the TypeScript sources as they are. `--quick`
-// runs small workloads (a smoke test, not a measurement). `--fixed-effect` runs the throughput and Effect-sinks
-// benchmarks with Effect's `Channel.fromEffect` fixed in memory (bench/fixed-effect.mjs).
+// `pnpm bench`: throughput, delivery delay and memory, each in its own process on the project's Node 24 (the root's
+// node-linux-<arch> package), because the openai SDK (v7) and the AI SDK (provider-utils v5) we compare with need
+// Node >= 22, and the README's numbers are Node 24's. Node 24 runs the TypeScript sources as they are. `--quick` runs
+// small workloads (a smoke test, not a measurement).
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -15,17 +14,13 @@ const node24 = join(root, `node_modules/node-linux-${process.arch}/bin/node`)
 const node = existsSync(node24) ? node24 : process.execPath
 if (node !== node24) console.warn(`Node 24 not found at ${node24}; using Node ${process.version} (${process.execPath})`)
 const quick = process.argv.includes("--quick")
-const fixedEffect = process.argv.includes("--fixed-effect")
-const flags = ["--expose-gc", ...(fixedEffect ? ["--import", join(here, "fixed-effect.mjs")] : [])]
 
 const run = (file, args) => {
-  const r = spawnSync(node, [...flags, join(here, file), ...args], { stdio: "inherit", cwd: join(here, "..") })
+  const r = spawnSync(node, ["--expose-gc", join(here, file), ...args], { stdio: "inherit", cwd: join(here, "..") })
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
+if (quick) console.log("--quick: small workloads, a smoke test; the numbers mean nothing")
 run("throughput.ts", quick ? ["--scale", "0.05", "--rounds", "2"] : [])
-if (!fixedEffect) {
-  run("latency.ts", quick ? ["--events", "100"] : [])
-  run("memory.ts", quick ? ["--mib", "64"] : [])
-}
-run("effect-sinks.ts", [])
+run("latency.ts", quick ? ["--events", "100"] : [])
+run("memory.ts", quick ? ["--mib", "64"] : [])
