@@ -140,8 +140,8 @@ export const FriendliClient: Context.Service<FriendliClient, FriendliClient> = C
 const decoder =
   <A>(choose: (options: DecodeOptions | undefined) => Codec<A>) =>
   (options: DecodeOptions | undefined): Decode<A> => ({
-    body: (body, readError) => bodyStream(body, choose, options, readError),
-    bytes: (bytes) => jsonTransform(bytes, choose, options),
+    body: (body, readError, idle) => bodyStream(body, choose, options, readError, idle),
+    bytes: (bytes, idle) => jsonTransform(bytes, choose, options, idle),
   })
 
 const decodeCompletions = decoder(completionCodec)

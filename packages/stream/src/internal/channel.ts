@@ -4,23 +4,41 @@
  */
 import type * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import { type DecodeError, StreamError } from "../StreamError.ts"
 import type { Decoder } from "./decoder.ts"
+import type { IdleLimit } from "./idle.ts"
+import { now } from "./web.ts"
 
 type Batch<A> = Arr.NonEmptyReadonlyArray<A>
 
-/** Decodes a byte stream with a fresh decoder per run; upstream failures pass through unchanged, after the outputs. */
+/**
+ * Decodes a byte stream with a fresh decoder per run; upstream failures pass through unchanged, after the outputs.
+ * With an idle limit, a pull that waits longer than `idle.ms` for its batch (however many upstream pulls that takes)
+ * fails with `idle.onTimeout()`.
+ */
 export const decodeStream =
-  <A>(make: () => Decoder<A>) =>
-  <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | DecodeError, R> =>
-    Stream.transformPull(self, (upstream) =>
+  <A, EI = never>(make: () => Decoder<A>, idle?: IdleLimit<EI>) =>
+  <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | EI | DecodeError, R> =>
+    Stream.transformPull(self, (pullUpstream) =>
       Effect.sync(() => {
         const decoder = make()
+        /** When the waiting pull times out. */
+        let deadline = 0
+        const upstream: Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, E | EI> = idle === undefined
+          ? pullUpstream
+          : Effect.suspend(() => {
+              const left = deadline - now()
+              const timedOut = Effect.fail(idle.onTimeout())
+              return left <= 0
+                ? timedOut
+                : Effect.timeoutOrElse(pullUpstream, { duration: Duration.millis(left), orElse: () => timedOut })
+            })
         /** What ends the stream once the outputs before it are out: a failure, or `undefined` for the end. */
-        let end: Cause.Cause<E | DecodeError> | undefined
+        let end: Cause.Cause<E | EI | DecodeError> | undefined
         let ended = false
 
         const stop = (e: unknown): void => {
@@ -29,7 +47,7 @@ export const decodeStream =
           end = Cause.fail(e as DecodeError)
         }
 
-        const emit = (): Pull.Pull<Batch<A>, E | DecodeError> => {
+        const emit = (): Pull.Pull<Batch<A>, E | EI | DecodeError> => {
           const out = decoder.take()
           if (out.length > 0) return Effect.succeed(out as unknown as Batch<A>)
           if (!ended) return next
@@ -39,7 +57,7 @@ export const decodeStream =
           return Effect.failCause(cause)
         }
 
-        const next: Pull.Pull<Batch<A>, E | DecodeError> = Effect.matchCauseEffect(upstream, {
+        const next: Pull.Pull<Batch<A>, E | EI | DecodeError> = Effect.matchCauseEffect(upstream, {
           onSuccess: (input) => {
             try {
               for (const bytes of input) {
@@ -62,11 +80,16 @@ export const decodeStream =
                 stop(e)
               }
             } else {
-              end = cause as Cause.Cause<E>
+              end = cause as Cause.Cause<E | EI>
             }
             return emit()
           },
         })
-        return Effect.suspend(emit)
+        return idle === undefined
+          ? Effect.suspend(emit)
+          : Effect.suspend(() => {
+              deadline = now() + idle.ms
+              return emit()
+            })
       }),
     )

@@ -5,6 +5,7 @@ import type { DecodeError } from "../StreamError.ts"
 import { decodeStream } from "./channel.ts"
 import type { Codec } from "./codec.ts"
 import { Decoder } from "./decoder.ts"
+import type { IdleLimit } from "./idle.ts"
 import { JsonStage } from "./json.ts"
 import { type DecodeOptions, resolveOptions } from "./options.ts"
 import { fromBody } from "./source.ts"
@@ -19,13 +20,14 @@ export const jsonDecoder =
   }
 
 /** A stream transform decoding JSON events with the codec chosen by the options. */
-export const jsonTransform = <A, E, R>(
+export const jsonTransform = <A, E, R, EI = never>(
   self: Stream.Stream<Uint8Array, E, R>,
   choose: (options: DecodeOptions | undefined) => Codec<A>,
   options: DecodeOptions | undefined,
-): Stream.Stream<A, E | DecodeError, R> => {
+  idle?: IdleLimit<EI>,
+): Stream.Stream<A, E | EI | DecodeError, R> => {
   resolveOptions(options)
-  return decodeStream(jsonDecoder(choose(options), options))(self)
+  return decodeStream(jsonDecoder(choose(options), options), idle)(self)
 }
 
 /** The dual `decode`: `decode(stream, options?)` or `stream.pipe(decode(options?))`. */
@@ -35,13 +37,17 @@ export const dualDecode = <A>(choose: (options: DecodeOptions | undefined) => Co
     <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: DecodeOptions) => jsonTransform(self, choose, options),
   )
 
-/** A stream of typed chunks read straight from a `ReadableStream` body; `readError` types a failed read. */
+/**
+ * A stream of typed chunks read straight from a `ReadableStream` body; `readError` types a failed read, `idle` limits
+ * how long a pull may wait.
+ */
 export const bodyStream = <A, E = never>(
   body: ByteStream,
   choose: (options: DecodeOptions | undefined) => Codec<A>,
   options: DecodeOptions | undefined,
   readError?: (cause: unknown, bytesRead: number) => E,
+  idle?: IdleLimit<E>,
 ): Stream.Stream<A, DecodeError | E> => {
   resolveOptions(options)
-  return fromBody(body, jsonDecoder(choose(options), options), readError)
+  return fromBody(body, jsonDecoder(choose(options), options), readError, idle)
 }

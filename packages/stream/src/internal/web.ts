@@ -33,7 +33,17 @@ type TextDecoderConstructor = new (
 export const makeTextDecoder = (): TextDecoderLike =>
   new (globalThis as unknown as { TextDecoder: TextDecoderConstructor }).TextDecoder("utf-8")
 
-const scheduler = globalThis as unknown as { queueMicrotask(callback: () => void): void }
+const timers = globalThis as unknown as {
+  setTimeout(callback: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+  readonly performance: { now(): number }
+}
 
-/** Queues a microtask (HTML "queue a microtask"; every supported runtime has `queueMicrotask`). */
-export const queueMicrotask = (callback: () => void): void => scheduler.queueMicrotask(callback)
+/** Calls `callback` once after `ms` milliseconds (HTML timers); returns the handle for {@link clearTimer}. */
+export const setTimer = (callback: () => void, ms: number): unknown => timers.setTimeout(callback, ms)
+
+/** Cancels a timer of {@link setTimer}. */
+export const clearTimer = (handle: unknown): void => timers.clearTimeout(handle)
+
+/** A monotonic time in milliseconds (`performance.now()`). */
+export const now = (): number => timers.performance.now()

@@ -7,27 +7,32 @@
  */
 
 import * as Core from "@friendli-stream/core"
+import * as Cause from "effect/Cause"
+import * as Channel from "effect/Channel"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as HttpBody from "effect/http/HttpBody"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Option from "effect/Option"
+import * as Pull from "effect/Pull"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type ConnectionError, InvalidResponseError, type RequestFailure, TimeoutError } from "../../ClientError.ts"
 import type { ResolvedClientOptions } from "../../ClientOptions.ts"
 import type { DecodeError } from "../../StreamError.ts"
 import { decodeExplained } from "../explain.ts"
+import type { IdleLimit } from "../idle.ts"
 import type { ByteStream } from "../web.ts"
 import { connectionError, cutBody, statusError } from "./errors.ts"
 import { type Endpoint, requestBody } from "./request.ts"
-import { AfterDelivery, parseRetryAfter, retrySchedule } from "./retry.ts"
+import { parseRetryAfter, retrySchedule } from "./retry.ts"
 
 /** Turns the body of a 200 event stream into items. */
 export interface Decode<A> {
@@ -35,9 +40,13 @@ export interface Decode<A> {
   readonly body: (
     body: ByteStream,
     readError: (cause: unknown) => ConnectionError,
-  ) => Stream.Stream<A, ConnectionError | DecodeError>
+    idle: IdleLimit<ConnectionError | TimeoutError> | undefined,
+  ) => Stream.Stream<A, ConnectionError | TimeoutError | DecodeError>
   /** The bytes of any other `HttpClient` backend (e.g. undici's), each upstream batch decoded at once. */
-  readonly bytes: (bytes: Stream.Stream<Uint8Array, ConnectionError>) => Stream.Stream<A, ConnectionError | DecodeError>
+  readonly bytes: (
+    bytes: Stream.Stream<Uint8Array, ConnectionError>,
+    idle: IdleLimit<TimeoutError> | undefined,
+  ) => Stream.Stream<A, ConnectionError | TimeoutError | DecodeError>
 }
 
 /** The checks of a non-streamed response. */
@@ -138,6 +147,10 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
   }
 
   const schedule = retrySchedule(options)
+  /** The idle timeout between decoded items (keep-alive comments make none, so they never reset it). */
+  const idle = Number.isFinite(options.idleTimeoutMs)
+    ? { ms: options.idleTimeoutMs, onTimeout: idleTimeout }
+    : undefined
 
   const stream = <A>(
     api: Endpoint,
@@ -152,36 +165,45 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
         Effect.map(send(api, body.success, "text/event-stream", retry), (response) => {
           const web = HttpClientResponse.toWeb(response)
           const received = (cause: unknown) => connectionError("Receive", url, cause)
-          const items =
-            Option.isSome(web) && web.value.body !== null
-              ? decode.body(web.value.body, received)
-              : decode.bytes(Stream.mapError(response.stream, (e) => received(e.cause ?? e)))
-          return Number.isFinite(options.idleTimeoutMs)
-            ? Stream.timeoutOrElse(items, {
-                duration: Duration.millis(options.idleTimeoutMs),
-                orElse: () => Stream.fail(idleTimeout()),
-              })
-            : items
+          return Option.isSome(web) && web.value.body !== null
+            ? decode.body(web.value.body, received, idle)
+            : decode.bytes(
+                Stream.mapError(response.stream, (e) => received(e.cause ?? e)),
+                idle,
+              )
         }),
       )
-    return Stream.suspend(() => {
-      let retries = 0
-      // Once an item was delivered a failure is final: it is wrapped so that the schedule stops.
-      const once = Stream.suspend(() => {
-        let delivered = false
-        return attempt(retries++).pipe(
-          Stream.mapArray((items) => {
-            delivered = true
-            return items
-          }),
-          Stream.mapError((error) => (delivered ? new AfterDelivery(error) : error)),
+    // Retries cover the opening only: an attempt is retried while it fails before its first batch. Past that the
+    // stream is the attempt's own pull, with no retry layer between it and the consumer.
+    return Stream.fromChannel(
+      Channel.fromTransform((_, scope) => {
+        let retries = 0
+        const open = Effect.suspend(() =>
+          Effect.flatMap(Scope.fork(scope), (attemptScope) =>
+            Stream.toPull(attempt(retries++)).pipe(
+              Effect.flatMap((pull) =>
+                Effect.map(
+                  Pull.catchDone(pull, () => Effect.succeed(undefined)),
+                  (first) => ({ first, pull }),
+                ),
+              ),
+              Scope.provide(attemptScope),
+              Effect.onError((cause) => Scope.close(attemptScope, Exit.failCause(cause))),
+            ),
+          ),
         )
-      })
-      return once.pipe(
-        Stream.retry(schedule),
-        Stream.mapError((e) => (e instanceof AfterDelivery ? e.error : e)),
-      )
-    })
+        return Effect.map(Effect.retry(open, schedule), ({ first, pull }) => {
+          let head = first
+          if (head === undefined) return Cause.done()
+          return Effect.suspend(() => {
+            if (head === undefined) return pull
+            const batch = head
+            head = undefined
+            return Effect.succeed(batch)
+          })
+        })
+      }),
+    )
   }
 
   const create = <A>(

@@ -66,14 +66,6 @@ export const retryDelayMs = (
   return Math.round(base * (1 - JITTER * random))
 }
 
-/** A failure that came after items were delivered: never retried (the caller already has part of the answer). */
-export class AfterDelivery<E> {
-  readonly error: E
-  constructor(error: E) {
-    this.error = error
-  }
-}
-
 /**
  * The retry policy as a `Schedule` over the failures: each step waits {@link retryDelayMs} (exponential, jittered,
  * capped, or the server's `Retry-After`), and the schedule ends when that says "do not retry".
@@ -83,7 +75,7 @@ export const retrySchedule = (policy: RetryPolicy): Schedule.Schedule<number, un
     Effect.succeed((meta: Schedule.InputMetadata<unknown>) =>
       Effect.flatMap(Random.next, (random) => {
         const retry = meta.attempt - 1
-        const delay = meta.input instanceof AfterDelivery ? undefined : retryDelayMs(policy, retry, meta.input, random)
+        const delay = retryDelayMs(policy, retry, meta.input, random)
         return delay === undefined
           ? Cause.done(retry)
           : Effect.succeed([retry, Duration.millis(delay)] as [number, Duration.Duration])
