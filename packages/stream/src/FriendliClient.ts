@@ -39,7 +39,7 @@ import { environment } from "./internal/client/env.ts"
 import { resolveClientOptions } from "./internal/client/options.ts"
 import * as Requests from "./internal/client/request.ts"
 import type { Codec } from "./internal/codec.ts"
-import { bodyStream, jsonTransform } from "./internal/fronts.ts"
+import { bodyPull, jsonTransform } from "./internal/fronts.ts"
 import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
 import type { DecodeError } from "./StreamError.ts"
 import type * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
@@ -140,7 +140,7 @@ export const FriendliClient: Context.Service<FriendliClient, FriendliClient> = C
 const decoder =
   <A>(choose: (options: DecodeOptions | undefined) => Codec<A>) =>
   (options: DecodeOptions | undefined): Decode<A> => ({
-    body: (body, readError, idle) => bodyStream(body, choose, options, readError, idle),
+    body: (body, readError, idle) => bodyPull(body, choose, options, readError, idle),
     bytes: (bytes, idle) => jsonTransform(bytes, choose, options, idle),
   })
 

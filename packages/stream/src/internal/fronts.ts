@@ -8,7 +8,7 @@ import { Decoder } from "./decoder.ts"
 import type { IdleLimit } from "./idle.ts"
 import { JsonStage } from "./json.ts"
 import { type DecodeOptions, resolveOptions } from "./options.ts"
-import { fromBody } from "./source.ts"
+import { fromBody, type OpenBody, openBody } from "./source.ts"
 import type { ByteStream } from "./web.ts"
 
 /** A decoder factory for JSON events decoded by `codec`. */
@@ -37,17 +37,24 @@ export const dualDecode = <A>(choose: (options: DecodeOptions | undefined) => Co
     <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: DecodeOptions) => jsonTransform(self, choose, options),
   )
 
-/**
- * A stream of typed chunks read straight from a `ReadableStream` body; `readError` types a failed read, `idle` limits
- * how long a pull may wait.
- */
-export const bodyStream = <A, E = never>(
+/** A stream of typed chunks read straight from a `ReadableStream` body. */
+export const bodyStream = <A>(
   body: ByteStream,
   choose: (options: DecodeOptions | undefined) => Codec<A>,
   options: DecodeOptions | undefined,
-  readError?: (cause: unknown, bytesRead: number) => E,
-  idle?: IdleLimit<E>,
-): Stream.Stream<A, DecodeError | E> => {
+): Stream.Stream<A, DecodeError> => {
   resolveOptions(options)
-  return fromBody(body, jsonDecoder(choose(options), options), readError, idle)
+  return fromBody(body, jsonDecoder(choose(options), options))
 }
+
+/**
+ * A body of typed chunks opened for pulling (the client's fast path): `readError` types a failed read, `idle` limits
+ * how long a pull may wait.
+ */
+export const bodyPull = <A, E>(
+  body: ByteStream,
+  choose: (options: DecodeOptions | undefined) => Codec<A>,
+  options: DecodeOptions | undefined,
+  readError: (cause: unknown, bytesRead: number) => E,
+  idle: IdleLimit<E> | undefined,
+): OpenBody<A, DecodeError | E> => openBody(body, jsonDecoder(choose(options), options), readError, idle)

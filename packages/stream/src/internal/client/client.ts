@@ -29,6 +29,7 @@ import type { ResolvedClientOptions } from "../../ClientOptions.ts"
 import type { DecodeError } from "../../StreamError.ts"
 import { decodeExplained } from "../explain.ts"
 import type { IdleLimit } from "../idle.ts"
+import type { BatchPull, OpenBody } from "../source.ts"
 import type { ByteStream } from "../web.ts"
 import { connectionError, cutBody, statusError } from "./errors.ts"
 import { type Endpoint, requestBody } from "./request.ts"
@@ -41,7 +42,7 @@ export interface Decode<A> {
     body: ByteStream,
     readError: (cause: unknown) => ConnectionError,
     idle: IdleLimit<ConnectionError | TimeoutError> | undefined,
-  ) => Stream.Stream<A, ConnectionError | TimeoutError | DecodeError>
+  ) => OpenBody<A, ConnectionError | TimeoutError | DecodeError>
   /** The bytes of any other `HttpClient` backend (e.g. undici's), each upstream batch decoded at once. */
   readonly bytes: (
     bytes: Stream.Stream<Uint8Array, ConnectionError>,
@@ -160,19 +161,19 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     const body = requestBody(api, request, true)
     if (Result.isFailure(body)) return Stream.fail(body.failure)
     const url = options.baseURL + api.path
-    const attempt = (retry: number): Stream.Stream<A, RequestFailure | DecodeError> =>
-      Stream.unwrap(
-        Effect.map(send(api, body.success, "text/event-stream", retry), (response) => {
-          const web = HttpClientResponse.toWeb(response)
-          const received = (cause: unknown) => connectionError("Receive", url, cause)
-          return Option.isSome(web) && web.value.body !== null
-            ? decode.body(web.value.body, received, idle)
-            : decode.bytes(
-                Stream.mapError(response.stream, (e) => received(e.cause ?? e)),
-                idle,
-              )
-        }),
-      )
+    type Batches = BatchPull<A, RequestFailure | DecodeError>
+    /** One attempt, opened in `scope` (closing it aborts the request): the pull of its items. */
+    const attempt = (retry: number, scope: Scope.Scope): Effect.Effect<Batches, RequestFailure> =>
+      Effect.flatMap(Scope.provide(send(api, body.success, "text/event-stream", retry), scope), (response) => {
+        const web = HttpClientResponse.toWeb(response)
+        const received = (cause: unknown) => connectionError("Receive", url, cause)
+        if (Option.isSome(web) && web.value.body !== null) return decode.body(web.value.body, received, idle)(scope)
+        const items = decode.bytes(
+          Stream.mapError(response.stream, (e) => received(e.cause ?? e)),
+          idle,
+        )
+        return Scope.provide(Stream.toPull(items), scope)
+      })
     // Retries cover the opening only: an attempt is retried while it fails before its first batch. Past that the
     // stream is the attempt's own pull, with no retry layer between it and the consumer.
     return Stream.fromChannel(
@@ -180,14 +181,13 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
         let retries = 0
         const open = Effect.suspend(() =>
           Effect.flatMap(Scope.fork(scope), (attemptScope) =>
-            Stream.toPull(attempt(retries++)).pipe(
+            attempt(retries++, attemptScope).pipe(
               Effect.flatMap((pull) =>
                 Effect.map(
                   Pull.catchDone(pull, () => Effect.succeed(undefined)),
                   (first) => ({ first, pull }),
                 ),
               ),
-              Scope.provide(attemptScope),
               Effect.onError((cause) => Scope.close(attemptScope, Exit.failCause(cause))),
             ),
           ),
