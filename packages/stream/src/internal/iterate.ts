@@ -3,14 +3,17 @@ import type { Codec } from "./codec.ts"
 import { jsonDecoder } from "./fronts.ts"
 import type { DecodeOptions } from "./options.ts"
 import { resolveOptions } from "./options.ts"
-import { BodyPuller } from "./pull.ts"
+import { type BatchWaiter, BodyPuller } from "./pull.ts"
 import type { ByteStream } from "./web.ts"
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
 
-class BatchIterator<A> implements AsyncIterableIterator<A> {
-  private batch: Array<A> = []
+/** Hands out one batch's items one `next()` at a time; the waiter of its own pulls (no callbacks made per pull). */
+class BatchIterator<A> implements AsyncIterableIterator<A>, BatchWaiter<A> {
+  private items: Array<A> = []
   private i = 0
+  private resolve: ((result: IteratorResult<A>) => void) | undefined = undefined
+  private reject: ((error: unknown) => void) | undefined = undefined
   private readonly puller: BodyPuller<A>
 
   constructor(puller: BodyPuller<A>) {
@@ -18,22 +21,33 @@ class BatchIterator<A> implements AsyncIterableIterator<A> {
   }
 
   next(): Promise<IteratorResult<A>> {
-    if (this.i < this.batch.length) return Promise.resolve({ done: false, value: this.batch[this.i++] as A })
-    return new Promise((resolve, reject) =>
-      this.puller.pull({
-        batch: (out) => {
-          this.batch = out
-          this.i = out.length > 0 ? 1 : 0
-          resolve(out.length > 0 ? { done: false, value: out[0] as A } : DONE)
-        },
-        fail: (error) => reject(error),
-      }),
-    )
+    if (this.i < this.items.length) return Promise.resolve({ done: false, value: this.items[this.i++] as A })
+    return new Promise(this.wait)
+  }
+
+  private readonly wait = (resolve: (result: IteratorResult<A>) => void, reject: (error: unknown) => void): void => {
+    this.resolve = resolve
+    this.reject = reject
+    this.puller.pull(this)
+  }
+
+  readonly batch = (out: Array<A>): void => {
+    this.items = out
+    this.i = out.length > 0 ? 1 : 0
+    const resolve = this.resolve as (result: IteratorResult<A>) => void
+    this.resolve = this.reject = undefined
+    resolve(out.length > 0 ? { done: false, value: out[0] as A } : DONE)
+  }
+
+  readonly fail = (error: unknown): void => {
+    const reject = this.reject as (error: unknown) => void
+    this.resolve = this.reject = undefined
+    reject(error)
   }
 
   /** `break` (or `return`) out of `for await`: the body is cancelled. */
   return(): Promise<IteratorResult<A>> {
-    this.batch = []
+    this.items = []
     return this.puller.cancel().then(() => DONE)
   }
 
