@@ -11,6 +11,13 @@ import { showStream, startStream } from "./session.ts"
 
 const defaultModel = "meta-llama-3.1-8b-instruct"
 
+// The reader of our output went away (`pnpm start -- "Hi" | head -1`): nothing more can be shown, so end quietly,
+// as `cat` or `grep` do.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error
+  process.exit(0)
+})
+
 const main = async (): Promise<number> => {
   const o = parseCli(process.argv.slice(2))
   if (o.help) {

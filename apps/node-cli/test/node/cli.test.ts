@@ -48,6 +48,14 @@ describe("friendli-demo without a token", () => {
     assert.match(run.stderr, /usage: \d+ prompt \+ 12 completion = \d+ tokens/)
   }, 30_000)
 
+  it("ends quietly with exit 0 when the reader of its output goes away (| head -1)", async () => {
+    const run = await cli(["Once upon a time", "--json", "--max-tokens", "40"], {}, (_text, child) => {
+      child.stdout?.destroy()
+    })
+    assert.equal(run.code, 0, run.stderr)
+    assert.doesNotMatch(run.stderr, /EPIPE|Error/, run.stderr)
+  }, 30_000)
+
   it("prints one JSON chunk per line with --json, ending with the usage chunk", async () => {
     const run = await cli(["Hello", "--json", "--max-tokens", "5"])
     assert.equal(run.code, 0, run.stderr)
