@@ -25,8 +25,8 @@ export interface CliOptions {
 /** The usage text. */
 export const usage = `Usage: friendli-demo [prompt] [options]
 
-Streams a completion to the terminal with live statistics. Without FRIENDLI_TOKEN it starts a mock
-Friendli endpoint in-process; with it, it talks to the real API.
+Streams a completion to the terminal with live statistics. Without FRIENDLI_TOKEN (and without --base-url) it
+starts a mock Friendli endpoint in-process; with it, it talks to the real API.
 
 Options:
   --chat                 a chat completion instead of a plain completion
@@ -37,7 +37,7 @@ Options:
   --json                 print each chunk as one JSON line instead of text
   --endpoint <id>        a dedicated endpoint id (FRIENDLI_TOKEN needed)
   --model <code>         a serverless model code (default meta-llama-3.1-8b-instruct)
-  --base-url <url>       a Friendli Container or any OpenAI-compatible server
+  --base-url <url>       a Friendli Container or any OpenAI-compatible server (FRIENDLI_TOKEN if it needs one)
   -h, --help             this text
 `
 

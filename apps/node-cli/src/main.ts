@@ -24,13 +24,22 @@ const main = async (): Promise<number> => {
     process.stdout.write(usage)
     return 0
   }
-  const token = process.env.FRIENDLI_TOKEN
-  // The embedded mock paces its tokens like a live server, so the stream is seen as it arrives.
-  const mock = token === undefined ? await serveNode(createMockFriendli({ faults: LIVE_PACING })) : undefined
+  // An empty FRIENDLI_TOKEN is no token.
+  const token = process.env.FRIENDLI_TOKEN?.trim() || undefined
+  if (token === undefined && o.endpoint !== undefined) {
+    throw new UsageError(
+      "--endpoint streams from a dedicated endpoint on Friendli's cloud, which needs a token: set FRIENDLI_TOKEN",
+    )
+  }
+  // Without a token and a server of your own, the embedded mock (paced like a live server) answers.
+  const mock =
+    token === undefined && o.baseUrl === undefined
+      ? await serveNode(createMockFriendli({ faults: LIVE_PACING }))
+      : undefined
   if (mock) process.stderr.write(`No FRIENDLI_TOKEN: streaming from the embedded mock endpoint at ${mock.url}\n\n`)
   const deployment = o.endpoint !== undefined ? "dedicated" : o.baseUrl !== undefined ? "container" : "serverless"
   const client = createClient({
-    token: token ?? "demo-token",
+    token: token ?? (mock ? "demo-token" : undefined),
     deployment: mock ? "serverless" : deployment,
     ...(mock ? { baseURL: `${mock.url}/serverless` } : o.baseUrl === undefined ? {} : { baseURL: o.baseUrl }),
   })

@@ -83,6 +83,30 @@ describe("friendli-demo without a token", () => {
   }, 30_000)
 })
 
+describe("friendli-demo with a server of your own", () => {
+  let mock: MockFriendli
+  let server: Awaited<ReturnType<typeof serveNode>>
+
+  beforeAll(async () => {
+    mock = createMockFriendli()
+    server = await serveNode(mock)
+  })
+  afterAll(() => server.close())
+
+  it("streams from --base-url without a token (a container needs none), not from the embedded mock", async () => {
+    const run = await cli(["Hello", "--base-url", server.url, "--max-tokens", "3"], { FRIENDLI_TOKEN: "" })
+    assert.equal(run.code, 0, run.stderr)
+    assert.doesNotMatch(run.stderr, /embedded mock/)
+    assert.equal(mock.lastRequest()?.path, "/v1/completions")
+  }, 30_000)
+
+  it("refuses --endpoint without a token, saying that a dedicated endpoint needs FRIENDLI_TOKEN", async () => {
+    const run = await cli(["Hello", "--endpoint", "ep-1"], { FRIENDLI_TOKEN: "  " })
+    assert.equal(run.code, 2)
+    assert.match(run.stderr, /--endpoint .* needs a token: set FRIENDLI_TOKEN/)
+  }, 30_000)
+})
+
 describe("friendli-demo with a token", () => {
   let mock: MockFriendli
   let server: Awaited<ReturnType<typeof serveNode>>
