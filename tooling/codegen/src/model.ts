@@ -42,47 +42,35 @@ export const buildModel = (document: unknown): { readonly model: Model; readonly
   return { model: order(parsed), warnings }
 }
 
+/** The nodes directly inside a node (not through references): the one walk every search over nodes shares. */
+export const childrenOf = (node: Node): ReadonlyArray<Node> => {
+  switch (node.kind) {
+    case "array":
+      return [node.items]
+    case "record":
+      return [node.values]
+    case "object":
+      return node.properties.map((p) => p.node)
+    case "union":
+      return node.members
+    default:
+      return []
+  }
+}
+
 /** The names of the components a node refers to. */
 export const refsOf = (node: Node, out: Set<string> = new Set()): Set<string> => {
-  switch (node.kind) {
-    case "ref":
-      out.add(node.name)
-      break
-    case "array":
-      refsOf(node.items, out)
-      break
-    case "record":
-      refsOf(node.values, out)
-      break
-    case "object":
-      for (const p of node.properties) refsOf(p.node, out)
-      break
-    case "union":
-      for (const m of node.members) refsOf(m, out)
-      break
-  }
+  if (node.kind === "ref") out.add(node.name)
+  for (const child of childrenOf(node)) refsOf(child, out)
   return out
 }
 
+const someIn = (node: Node, test: (node: Node) => boolean): boolean =>
+  test(node) || childrenOf(node).some((child) => someIn(child, test))
+
 /** Tells whether any node of any component, at any depth, satisfies `test`. */
-export const someNode = (model: Model, test: (node: Node) => boolean): boolean => {
-  const visit = (node: Node): boolean => {
-    if (test(node)) return true
-    switch (node.kind) {
-      case "array":
-        return visit(node.items)
-      case "record":
-        return visit(node.values)
-      case "object":
-        return node.properties.some((p) => visit(p.node))
-      case "union":
-        return node.members.some(visit)
-      default:
-        return false
-    }
-  }
-  return model.components.some((c) => visit(c.node))
-}
+export const someNode = (model: Model, test: (node: Node) => boolean): boolean =>
+  model.components.some((c) => someIn(c.node, test))
 
 const order = (components: ReadonlyMap<string, Component>): Model => {
   const ordered: Array<Component> = []

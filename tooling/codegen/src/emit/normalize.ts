@@ -4,6 +4,7 @@
  */
 import { isIdentifier } from "../constructs/context.ts"
 import type { Model, Node } from "../ir.ts"
+import { childrenOf } from "../model.ts"
 
 /** Tells whether a node, through its references, holds anything whose decoded form differs from the wire's. */
 export const needsNormalize = (node: Node, model: Model, seen: Set<string> = new Set()): boolean => {
@@ -16,16 +17,8 @@ export const needsNormalize = (node: Node, model: Model, seen: Set<string> = new
       const c = model.components.find((x) => x.name === node.name)
       return c !== undefined && needsNormalize(c.node, model, seen)
     }
-    case "array":
-      return needsNormalize(node.items, model, seen)
-    case "record":
-      return needsNormalize(node.values, model, seen)
-    case "object":
-      return node.properties.some((p) => needsNormalize(p.node, model, seen))
-    case "union":
-      return node.members.some((m) => needsNormalize(m, model, seen))
     default:
-      return false
+      return childrenOf(node).some((child) => needsNormalize(child, model, seen))
   }
 }
 
