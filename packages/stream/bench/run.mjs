@@ -4,15 +4,14 @@
 // Node >= 22, and the README's numbers are Node 24's. Node 24 runs the TypeScript sources as they are. `--quick` runs
 // small workloads (a smoke test, not a measurement).
 import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { nodeBinary } from "@friendli-stream/test-harness/runtimes"
 
 const here = dirname(fileURLToPath(import.meta.url))
-const root = join(here, "../../..")
-const node24 = join(root, `node_modules/node-linux-${process.arch}/bin/node`)
-const node = existsSync(node24) ? node24 : process.execPath
-if (node !== node24) console.warn(`Node 24 not found at ${node24}; using Node ${process.version} (${process.execPath})`)
+const node24 = nodeBinary("node24")
+const node = "path" in node24 ? node24.path : process.execPath
+if (!("path" in node24)) console.warn(`${node24.missing}; using Node ${process.version} (${process.execPath})`)
 const quick = process.argv.includes("--quick")
 
 const run = (file, args) => {
