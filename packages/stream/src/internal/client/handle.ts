@@ -10,9 +10,9 @@ import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import type * as Pull from "effect/Pull"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type { BatchPull } from "../source.ts"
 import { errorResponse, streamResponse } from "./response.ts"
 import { DONE_EVENT, encodeError, encodeEvent } from "./sse.ts"
 import {
@@ -33,8 +33,6 @@ export interface Accumulator<A, F> {
 }
 
 type Runtime<R> = ManagedRuntime.ManagedRuntime<R, never>
-
-type BatchPull<A, E> = Pull.Pull<ReadonlyArray<A>, E>
 
 /** Runs an effect on the runtime; its typed failure (or the abort reason, when aborted) is thrown as it is. */
 export const runOrThrow = async <A, E, R>(
@@ -212,16 +210,13 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
         this.scope = scope
         this.pull = await runOrThrow(this.runtime, Scope.provide(Stream.toPull(this.stream), scope), signal)
       }
-      const pull = this.pull
-      for (;;) {
-        const batch = await runOrThrow(this.runtime, pull, signal)
-        if (batch.length === 0) continue
-        this.batch = batch
-        this.at = 1
-        const item = this.batch[0] as A
-        this.acc.add(item)
-        return { done: false, value: item }
-      }
+      // Effect 4's pulls hand on non-empty batches only.
+      const batch = await runOrThrow(this.runtime, this.pull, signal)
+      this.batch = batch
+      this.at = 1
+      const item = batch[0]
+      this.acc.add(item)
+      return { done: false, value: item }
     } catch (error) {
       if (signal.aborted) {
         await this.finish({ _tag: "Aborted" })
