@@ -9,19 +9,22 @@ export interface LiveStats {
   readonly ttftMs: number | undefined
   /** Tokens received so far. */
   readonly tokens: number
-  /** Milliseconds since the first token. */
-  readonly sinceFirstMs: number
+  /**
+   * Milliseconds from the first token to the last one received so far: the time after the last token (the finish
+   * and usage chunks, the end of the stream) is not generation, so it does not count.
+   */
+  readonly firstToLastMs: number
 }
 
-/** Tokens per second after the first token (undefined until there is a second token). */
+/** Tokens per second from the first token to the last (undefined until there is a second token). */
 export const tokensPerSecond = (s: LiveStats): number | undefined =>
-  s.tokens > 1 && s.sinceFirstMs > 0 ? ((s.tokens - 1) * 1000) / s.sinceFirstMs : undefined
+  s.tokens > 1 && s.firstToLastMs > 0 ? ((s.tokens - 1) * 1000) / s.firstToLastMs : undefined
 
-/** The one-line status: `TTFT 212 ms · 48.3 tok/s · 17 tokens`. */
+/** The one-line status: `TTFT 212 ms · 48.3 tok/s to the last token · 17 tokens`. */
 export const statusLine = (s: LiveStats): string => {
   const ttft = s.ttftMs === undefined ? "TTFT …" : `TTFT ${Math.round(s.ttftMs)} ms`
   const tps = tokensPerSecond(s)
-  return `${ttft} · ${tps === undefined ? "… tok/s" : `${tps.toFixed(1)} tok/s`} · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`
+  return `${ttft} · ${tps === undefined ? "… tok/s" : `${tps.toFixed(1)} tok/s to the last token`} · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`
 }
 
 /** One row of the logprobs table: the sampled token, its log probability, the alternatives. */
@@ -36,15 +39,15 @@ export const visibleToken = (t: string): string => t.replace(/ /g, "␣").replac
 
 const pad = (s: string, width: number): string => s + " ".repeat(Math.max(0, width - [...s].length))
 
-/** The compact per-token table: token, logprob, probability, top alternatives. */
+/**
+ * The compact per-token table: token, logprob, probability, and the top k alternatives exactly as the server listed
+ * them (`--logprobs k` asks for k; the sampled token is usually one of them, so it is not left out).
+ */
 export const logprobsTable = (rows: ReadonlyArray<LogprobRow>): string => {
   const tokenWidth = Math.min(16, Math.max(5, ...rows.map((r) => [...visibleToken(r.token)].length)))
   const header = `${pad("token", tokenWidth)}  logprob    prob  top alternatives`
   const lines = rows.map((r) => {
-    const alternatives = r.top
-      .filter((a) => a.token !== r.token)
-      .map((a) => `${visibleToken(a.token)} ${a.logprob.toFixed(2)}`)
-      .join(", ")
+    const alternatives = r.top.map((a) => `${visibleToken(a.token)} ${a.logprob.toFixed(2)}`).join(", ")
     const prob = `${(Math.exp(r.logprob) * 100).toFixed(1)}%`
     return `${pad(visibleToken(r.token), tokenWidth)}  ${r.logprob.toFixed(3).padStart(7)}  ${prob.padStart(6)}  ${alternatives}`
   })

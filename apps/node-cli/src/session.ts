@@ -90,6 +90,7 @@ export const startStream = (
 export const showStream = async (handle: AsyncIterable<AnyChunk>, o: CliOptions, out: Output): Promise<void> => {
   const started = out.now()
   let firstAt: number | undefined
+  let lastAt: number | undefined
   let tokens = 0
   let usage: AnyChunk["usage"]
   const texts = new Map<number, string>()
@@ -98,7 +99,7 @@ export const showStream = async (handle: AsyncIterable<AnyChunk>, o: CliOptions,
   const stats = (): LiveStats => ({
     ttftMs: firstAt === undefined ? undefined : firstAt - started,
     tokens,
-    sinceFirstMs: firstAt === undefined ? 0 : out.now() - firstAt,
+    firstToLastMs: firstAt === undefined || lastAt === undefined ? 0 : lastAt - firstAt,
   })
   // On a terminal the status line sits on the bottom row, outside a scroll region that holds the text, so the
   // text streams above it and the two never overwrite each other.
@@ -124,7 +125,8 @@ export const showStream = async (handle: AsyncIterable<AnyChunk>, o: CliOptions,
       for (const choice of chunk.choices) {
         const text = choice.text ?? choice.delta?.content ?? ""
         if (text !== "" || choice.logprobs) {
-          if (firstAt === undefined) firstAt = out.now()
+          lastAt = out.now()
+          if (firstAt === undefined) firstAt = lastAt
           tokens++
         }
         texts.set(choice.index, (texts.get(choice.index) ?? "") + text)

@@ -44,7 +44,7 @@ describe("friendli-demo without a token", () => {
     assert.equal(run.code, 0, run.stderr)
     assert.match(run.stderr, /embedded mock endpoint at http:\/\/127\.0\.0\.1:\d+/)
     assert.ok(run.stdout.trim().length > 0, "no text was streamed")
-    assert.match(run.stderr, /TTFT \d+ ms · [\d.]+ tok\/s · 12 tokens/)
+    assert.match(run.stderr, /TTFT \d+ ms · [\d.]+ tok\/s to the last token · 12 tokens/)
     assert.match(run.stderr, /usage: \d+ prompt \+ 12 completion = \d+ tokens/)
   }, 30_000)
 
@@ -74,6 +74,20 @@ describe("friendli-demo without a token", () => {
     assert.match(run.stdout, /── choice 1 ──/)
     assert.match(run.stdout, /token\s+logprob\s+prob\s+top alternatives/)
     assert.equal(run.stdout.split("\n").filter((l) => /^\S+\s+-\d+\.\d{3}\s+\d+\.\d%/.test(l)).length, 4)
+  }, 30_000)
+
+  it("shows k alternatives per token with --logprobs k", async () => {
+    for (const k of [1, 3]) {
+      const run = await cli(["Hi", "--chat", "--logprobs", String(k), "--max-tokens", "3"])
+      assert.equal(run.code, 0, run.stderr)
+      const rows = run.stdout.split("\n").filter((l) => /^\S+\s+-\d+\.\d{3}\s+\d+\.\d%/.test(l))
+      assert.equal(rows.length, 3, run.stdout)
+      for (const row of rows) {
+        // each alternative is "token logprob", the logprob with two decimals (a token may itself be ",")
+        const alternatives = row.replace(/^\S+\s+-\d+\.\d{3}\s+\d+\.\d%\s+/, "").match(/-?\d+\.\d{2}(?=,|$)/g) ?? []
+        assert.equal(alternatives.length, k, `--logprobs ${k}: ${row}`)
+      }
+    }
   }, 30_000)
 
   it("explains a bad flag and exits with 2", async () => {

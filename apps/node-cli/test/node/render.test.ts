@@ -4,13 +4,16 @@ import { logprobsTable, statusLine, tokensPerSecond, usageLine, visibleToken } f
 
 describe("the status line", () => {
   it("shows placeholders until the first tokens arrive", () => {
-    assert.equal(statusLine({ ttftMs: undefined, tokens: 0, sinceFirstMs: 0 }), "TTFT … · … tok/s · 0 tokens")
+    assert.equal(statusLine({ ttftMs: undefined, tokens: 0, firstToLastMs: 0 }), "TTFT … · … tok/s · 0 tokens")
   })
 
-  it("counts tokens per second from the first token on", () => {
-    assert.equal(tokensPerSecond({ ttftMs: 100, tokens: 11, sinceFirstMs: 500 }), 20)
-    assert.equal(statusLine({ ttftMs: 212.4, tokens: 11, sinceFirstMs: 500 }), "TTFT 212 ms · 20.0 tok/s · 11 tokens")
-    assert.equal(statusLine({ ttftMs: 5, tokens: 1, sinceFirstMs: 0 }), "TTFT 5 ms · … tok/s · 1 token")
+  it("counts tokens per second from the first token to the last, and says so", () => {
+    assert.equal(tokensPerSecond({ ttftMs: 100, tokens: 11, firstToLastMs: 500 }), 20)
+    assert.equal(
+      statusLine({ ttftMs: 212.4, tokens: 11, firstToLastMs: 500 }),
+      "TTFT 212 ms · 20.0 tok/s to the last token · 11 tokens",
+    )
+    assert.equal(statusLine({ ttftMs: 5, tokens: 1, firstToLastMs: 0 }), "TTFT 5 ms · … tok/s · 1 token")
   })
 })
 
@@ -19,7 +22,7 @@ describe("the logprobs table", () => {
     assert.equal(visibleToken(" the\n"), "␣the⏎")
   })
 
-  it("shows each token with its logprob, probability and the other alternatives", () => {
+  it("shows each token with its logprob, probability and the k alternatives the server listed, itself included", () => {
     const table = logprobsTable([
       {
         token: " such",
@@ -27,12 +30,13 @@ describe("the logprobs table", () => {
         top: [
           { token: " such", logprob: -0.5 },
           { token: " as", logprob: -1.25 },
+          { token: " the", logprob: -2 },
         ],
       },
     ])
     const [header, row] = table.split("\n")
     assert.match(header!, /^token\s+logprob\s+prob\s+top alternatives$/)
-    assert.match(row!, /^␣such\s+-0\.500\s+60\.7%\s+␣as -1\.25$/)
+    assert.match(row!, /^␣such\s+-0\.500\s+60\.7%\s+␣such -0\.50, ␣as -1\.25, ␣the -2\.00$/)
   })
 })
 
