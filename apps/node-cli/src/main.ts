@@ -3,7 +3,13 @@
  * `friendli-demo`: streams a completion to the terminal. Without FRIENDLI_TOKEN it serves the mock Friendli
  * endpoint in-process (on 127.0.0.1) and streams from it; with a token it talks to the real API.
  */
-import { type ClientError, createClient, StreamError } from "@friendli-stream/node"
+import {
+  type ClientError,
+  createClient,
+  InvalidRequestError,
+  StreamError,
+  UnprocessableEntityError,
+} from "@friendli-stream/node"
 import { createMockFriendli, LIVE_PACING } from "@friendli-stream/testing"
 import { serveNode } from "@friendli-stream/testing/node"
 import { parseCli, UsageError, usage } from "./args.ts"
@@ -65,12 +71,29 @@ const main = async (): Promise<number> => {
 
 const describeError = (error: unknown): string => {
   if (error instanceof UsageError) return `${error.message}\n\n${usage}`
+  if (error instanceof InvalidRequestError) {
+    return `InvalidRequestError: the request was not sent; fix these fields:\n${indent(error.explanation)}`
+  }
+  if (error instanceof UnprocessableEntityError && error.body !== undefined && "detail" in error.body) {
+    const detail = error.body.detail
+    const lines =
+      typeof detail === "string"
+        ? detail
+        : detail.map((d) => `${(d.loc ?? []).filter((p) => p !== "body").join(".") || "body"}: ${d.msg}`).join("\n")
+    return `UnprocessableEntityError: the server refused the request (422); fix these fields:\n${indent(lines)}`
+  }
   if (error instanceof StreamError || (error instanceof Error && "_tag" in error)) {
     const e = error as ClientError | StreamError
     return `${e._tag}${"reason" in e && e.reason ? ` (${String(e.reason)})` : ""}: ${e.message}`
   }
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }
+
+const indent = (lines: string): string =>
+  lines
+    .split("\n")
+    .map((l) => `  ${l}`)
+    .join("\n")
 
 main().then(
   (code) => process.exit(code),

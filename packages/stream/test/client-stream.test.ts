@@ -109,7 +109,21 @@ describe("requests", () => {
     )
     assert.ok(error instanceof InvalidRequestError)
     assert.match(error.explanation, /robot/)
-    assert.match(error.explanation, /at \["messages"\]\[0\]/)
+    assert.match(error.explanation, /^messages\[0\]: /m)
+    assert.equal(server.seen.length, 0)
+  })
+
+  it("explains a refused request with one line per wrong field, from the union member the request meant", async () => {
+    const server = fakeServer(sse([]))
+    const layer = FriendliClient.layer(options).pipe(Layer.provide(server.layer))
+    const { error } = await runStream(layer, (c) =>
+      c.completions.stream({ model: "m", prompt: "Hi", logprobs: 100, n: 0 } as never),
+    )
+    assert.ok(error instanceof InvalidRequestError)
+    assert.deepEqual(error.explanation.split("\n").sort(), [
+      "logprobs: Expected a value less than or equal to 20, got 100",
+      "n: Expected a value greater than or equal to 1, got 0",
+    ])
     assert.equal(server.seen.length, 0)
   })
 

@@ -114,6 +114,25 @@ describe("friendli-demo with a server of your own", () => {
     assert.equal(mock.lastRequest()?.path, "/v1/completions")
   }, 30_000)
 
+  it("refuses a request the API schema forbids before sending it, one line per wrong field", async () => {
+    mock.clearRecords()
+    const run = await cli(["Hello", "--base-url", server.url, "--chat", "--logprobs", "100"])
+    assert.equal(run.code, 1, run.stderr)
+    assert.match(
+      run.stderr,
+      /InvalidRequestError: the request was not sent; fix these fields:\n {2}top_logprobs: .*20.*100\n/,
+    )
+    assert.doesNotMatch(run.stderr, /Missing key|at \[/, run.stderr)
+    assert.equal(mock.requests.length, 0, "the request reached the server")
+  }, 30_000)
+
+  it("prints a 422 from the server one line per wrong field", async () => {
+    const run = await cli(["Hello", "--base-url", server.url, "-n", "17", "--max-tokens", "5000"])
+    assert.equal(run.code, 1, run.stderr)
+    const lines = run.stderr.split("\n").filter((l) => l.startsWith("  "))
+    assert.deepEqual(lines.map((l) => l.trim().split(":")[0]).sort(), ["max_tokens", "n"], run.stderr)
+  }, 30_000)
+
   it("refuses --endpoint without a token, saying that a dedicated endpoint needs FRIENDLI_TOKEN", async () => {
     const run = await cli(["Hello", "--endpoint", "ep-1"], { FRIENDLI_TOKEN: "  " })
     assert.equal(run.code, 2)
