@@ -17,22 +17,46 @@ export interface CliOptions {
 }
 
 /**
- * The usage text.
+ * The port the standalone servers listen on by default: not 8787, which `wrangler dev` (the Worker sample) takes.
+ *
+ * @since 0.2.0
+ */
+export const DEFAULT_PORT = 8790
+
+/**
+ * The one-line usage, printed after a bad option.
+ *
+ * @since 0.2.0
+ */
+export const USAGE_LINE = `Usage: friendli-mock [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--token T]... [--model M]... [--faults SPEC]`
+
+/**
+ * The usage text (`--help`).
  *
  * @since 0.1.0
  */
-export const USAGE = `Usage: friendli-mock [--port 8787] [--host 127.0.0.1] [--token T]... [--model M]... [--faults SPEC]
+export const USAGE = `${USAGE_LINE}
 
-Serves the mock Friendli endpoint. --token and --model may repeat (default: any token, any model).
---faults applies a fault spec to every request (see the README of @friendli-stream/testing).`
+Serves the mock Friendli endpoint. --port 0 picks a free port. --token and --model may repeat (default: any token,
+any model). --faults applies a fault spec to every request (see the README of @friendli-stream/testing).`
 
 /**
- * Parses `--port`, `--host`, `--token`, `--model`, `--faults` (also as `--name=value`).
+ * A command line the standalone servers cannot run with; the message names the bad option.
+ *
+ * @since 0.2.0
+ */
+export class ArgsError extends Error {
+  override readonly name = "ArgsError"
+}
+
+/**
+ * Parses `--port`, `--host`, `--token`, `--model`, `--faults` (also as `--name=value`). Throws an
+ * {@link ArgsError} naming a bad option.
  *
  * @since 0.1.0
  */
 export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly help: true } => {
-  let port = 8787
+  let port = DEFAULT_PORT
   let hostname = "127.0.0.1"
   const tokens: Array<string> = []
   const models: Array<string> = []
@@ -44,15 +68,17 @@ export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly 
     const name = eq < 0 ? arg : arg.slice(0, eq)
     const value = (): string => {
       const v = eq < 0 ? argv[++i] : arg.slice(eq + 1)
-      if (v === undefined) throw new Error(`${name} needs a value.\n\n${USAGE}`)
+      if (v === undefined) throw new ArgsError(`${name} needs a value`)
       return v
     }
     switch (name) {
-      case "--port":
-        port = Number(value())
-        if (!Number.isInteger(port) || port < 0 || port > 65535)
-          throw new Error(`--port must be 0 to 65535.\n\n${USAGE}`)
+      case "--port": {
+        const v = value()
+        port = Number(v)
+        if (v.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535)
+          throw new ArgsError(`--port must be 0 to 65535, got "${v}"`)
         break
+      }
       case "--host":
         hostname = value()
         break
@@ -66,7 +92,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly 
         faults = value()
         break
       default:
-        throw new Error(`Unknown option ${arg}.\n\n${USAGE}`)
+        throw new ArgsError(`unknown option ${arg}`)
     }
   }
   return {
@@ -78,4 +104,27 @@ export const parseArgs = (argv: ReadonlyArray<string>): CliOptions | { readonly 
       ...(faults === undefined ? {} : { faults }),
     },
   }
+}
+
+/**
+ * What a standalone server does with its command line: serve with the options, print the usage for `--help`, or, for a
+ * bad option, print it and the usage line (no stack) and exit with 2.
+ *
+ * @since 0.2.0
+ */
+export const runCli = async (
+  argv: ReadonlyArray<string>,
+  serve: (options: CliOptions) => Promise<unknown>,
+  exit: (code: number) => never,
+): Promise<void> => {
+  let options: ReturnType<typeof parseArgs>
+  try {
+    options = parseArgs(argv)
+  } catch (error) {
+    if (!(error instanceof ArgsError)) throw error
+    console.error(`friendli-mock: ${error.message}\n${USAGE_LINE}`)
+    return exit(2)
+  }
+  if ("help" in options) console.log(USAGE)
+  else await serve(options)
 }
