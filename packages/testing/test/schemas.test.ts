@@ -45,6 +45,9 @@ const CHAT_CASES: ReadonlyArray<Record<string, unknown>> = [
   { messages: [{ role: "user", content: "x" }], tools: [weather], tool_choice: "required", n: 2 },
   { response_format: { type: "json_object" } },
   { stop: [" a"], max_tokens: 30, ignore_eos: true },
+  { reasoning_effort: "high", stream_options: { include_usage: true } },
+  { reasoning_effort: "low", n: 2, logprobs: true, top_logprobs: 2 },
+  { parse_reasoning: false, reasoning_effort: "minimal" },
 ]
 
 describe("strict decoding of emitted streams", () => {

@@ -11,9 +11,10 @@
 import type { ResponseMeta } from "./completions.ts"
 import type { ValidationIssue } from "./errors.ts"
 import { hashString, mixSeeds, seeded } from "./prng.ts"
+import { reasoningLength, reasoningText } from "./replies.ts"
 import { sample } from "./schema-sample.ts"
 import type { Frame } from "./sse.ts"
-import { fragment, type GeneratedToken, type Generation, generate, tokenize, words } from "./tokens.ts"
+import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize, words } from "./tokens.ts"
 import { type GenerationParams, isObject, type Json, MAX_LOGPROBS, Reader, readGeneration } from "./validate.ts"
 
 /** The built-in tools of the tool-assisted API. */
@@ -41,8 +42,24 @@ type ResponseFormat =
   | { readonly type: "regex" }
   | { readonly type: "json_object"; readonly schema: unknown }
 
+/**
+ * What a request asks of the model's reasoning (Friendli's reasoning fields): how long it thinks, and whether its
+ * reasoning is parsed out of the answer into `reasoning_content` (`parse_reasoning`, default true here) and sent
+ * (`include_reasoning`, default true). Unparsed, the reasoning is part of `content`, between `<think>` tags.
+ */
+export interface ReasoningRequest {
+  /** Sentences of reasoning (from `reasoning_effort`; `medium` when reasoning is asked for without one). */
+  readonly sentences: number
+  /** At most this many reasoning tokens (`reasoning_budget`). */
+  readonly budget: number | undefined
+  readonly parse: boolean
+  readonly include: boolean
+}
+
 /** A valid chat request. */
 export interface ChatRequest extends GenerationParams {
+  /** Present when the request asks for reasoning. */
+  readonly reasoning: ReasoningRequest | undefined
   readonly toolsApi: boolean
   readonly messages: ReadonlyArray<Json>
   readonly functions: ReadonlyArray<FunctionTool>
@@ -186,6 +203,26 @@ const readResponseFormat = (r: Reader): ResponseFormat => {
   return { type: "text" }
 }
 
+const EFFORTS = ["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"]
+
+/**
+ * Reasoning is asked for by `reasoning_effort`, `reasoning_budget`, `parse_reasoning: true`, `include_reasoning: true`
+ * or `chat_template_kwargs.enable_thinking: true`.
+ */
+const readReasoning = (r: Reader): ReasoningRequest | undefined => {
+  const effort = r.string("reasoning_effort")
+  if (effort !== undefined && !EFFORTS.includes(effort)) {
+    r.issue(["reasoning_effort"], `Input should be ${EFFORTS.map((x) => `'${x}'`).join(", ")}`, "enum", effort)
+  }
+  const budget = r.integer("reasoning_budget", 1)
+  const parse = r.boolean("parse_reasoning")
+  const include = r.boolean("include_reasoning")
+  const kwargs = r.object("chat_template_kwargs")
+  const thinking = kwargs?.enable_thinking === true
+  if (effort === undefined && budget === undefined && parse !== true && include !== true && !thinking) return undefined
+  return { sentences: reasoningLength(effort), budget, parse: parse ?? true, include: include ?? true }
+}
+
 /** Reads and validates a chat completions body. */
 export const readChat = (
   body: Json,
@@ -209,6 +246,7 @@ export const readChat = (
     r.issue(["top_logprobs"], "logprobs must be set to true if top_logprobs is used", "value_error", topLogprobs)
   }
   const responseFormat = readResponseFormat(r)
+  const reasoning = readReasoning(r)
   if (r.issues.length > 0) return { ok: false, issues: r.issues }
   return {
     ok: true,
@@ -223,6 +261,7 @@ export const readChat = (
       logprobs,
       topLogprobs: topLogprobs ?? 0,
       responseFormat,
+      reasoning,
     },
   }
 }
@@ -297,8 +336,14 @@ const plans = (req: ChatRequest): ReadonlyArray<ChoicePlan> => {
         }),
       }
     }
+    const key = mixSeeds(promptKey, ...choiceKey(seed, index))
+    const thought =
+      req.reasoning === undefined ? [] : pieces(reasoningText(lastUserText(req), req.reasoning.sentences, key))
     const common = {
       promptKey,
+      promptText: lastUserText(req),
+      chat: true,
+      reasoning: req.reasoning?.budget === undefined ? thought : thought.slice(0, req.reasoning.budget),
       seed,
       index,
       maxTokens: req.maxTokens,
@@ -307,7 +352,6 @@ const plans = (req: ChatRequest): ReadonlyArray<ChoicePlan> => {
       stop: req.stop,
     }
     if (req.responseFormat.type === "json_object") {
-      const key = mixSeeds(promptKey, ...choiceKey(seed, index))
       const schema = req.responseFormat.schema ?? { type: "object", properties: { answer: { type: "string" } } }
       const json = JSON.stringify(sample(schema, seeded(key)))
       return { kind: "text", gen: generate({ ...common, script: fragment(json, key) }) }
@@ -325,12 +369,34 @@ const promptTokens = (req: ChatRequest): number => {
 }
 
 const completionTokens = (plan: ChoicePlan): number =>
-  plan.kind === "text" ? plan.gen.tokens.length : plan.calls.reduce((s, c) => s + c.fragments.length, 0)
+  plan.kind === "text"
+    ? plan.gen.reasoning.length + plan.gen.tokens.length
+    : plan.calls.reduce((s, c) => s + c.fragments.length, 0)
+
+/** The tags around an unparsed reasoning (`parse_reasoning: false`): it stays in `content`. */
+const THINK_OPEN = "<think>\n"
+const THINK_CLOSE = "\n</think>\n\n"
+
+/** How a choice's reasoning is sent: as `reasoning_content`, inside `content`, or not at all. */
+const reasoningMode = (req: ChatRequest, plan: ChoicePlan): "parsed" | "inline" | "none" =>
+  plan.kind !== "text" || req.reasoning === undefined || plan.gen.reasoning.length === 0
+    ? "none"
+    : !req.reasoning.parse
+      ? "inline"
+      : req.reasoning.include
+        ? "parsed"
+        : "none"
 
 const usageOf = (req: ChatRequest, ps: ReadonlyArray<ChoicePlan>) => {
   const prompt = promptTokens(req)
   const completion = ps.reduce((s, p) => s + completionTokens(p), 0)
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+  const reasoning = ps.reduce((s, p) => s + (p.kind === "text" ? p.gen.reasoning.length : 0), 0)
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...(reasoning > 0 ? { completion_tokens_details: { reasoning_tokens: reasoning } } : {}),
+  }
 }
 
 const encoder = new TextEncoder()
@@ -415,16 +481,26 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
   const perChoice = ps.map((plan, index): Array<Frame> => {
     const out: Array<Frame> = []
     if (plan.kind === "text") {
-      const tokens = plan.gen.tokens
-      if (tokens.length === 0)
+      const mode = reasoningMode(req, plan)
+      // reasoning first: as reasoning_content deltas, or inside content between <think> tags
+      const thought = mode === "none" ? [] : plan.gen.reasoning.map((t) => t.text)
+      const texts =
+        mode === "inline"
+          ? [THINK_OPEN, ...thought, THINK_CLOSE].map((text) => ({ text, field: "content", token: undefined }))
+          : thought.map((text) => ({ text, field: "reasoning_content", token: undefined }))
+      const all: Array<{ text: string; field: string; token: GeneratedToken | undefined }> = [
+        ...texts,
+        ...plan.gen.tokens.map((t) => ({ text: t.text, field: "content", token: t })),
+      ]
+      if (all.length === 0)
         out.push(chunk({ index, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null }))
-      tokens.forEach((t, i) => {
+      all.forEach(({ text, field, token }, i) => {
         out.push(
           chunk({
             index,
-            delta: i === 0 ? { role: "assistant", content: t.text } : { content: t.text },
+            delta: i === 0 ? { role: "assistant", [field]: text } : { [field]: text },
             finish_reason: null,
-            logprobs: req.logprobs ? { content: [tokenLogprob(t, req.topLogprobs)] } : null,
+            logprobs: req.logprobs && token !== undefined ? { content: [tokenLogprob(token, req.topLogprobs)] } : null,
           }),
         )
       })
@@ -480,6 +556,18 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
   return frames
 }
 
+const messageOf = (req: ChatRequest, plan: ChoicePlan & { readonly kind: "text" }): Json => {
+  const thought = plan.gen.reasoning.map((t) => t.text).join("")
+  switch (reasoningMode(req, plan)) {
+    case "parsed":
+      return { role: "assistant", content: plan.gen.text, reasoning_content: thought }
+    case "inline":
+      return { role: "assistant", content: `${THINK_OPEN}${thought}${THINK_CLOSE}${plan.gen.text}` }
+    case "none":
+      return { role: "assistant", content: plan.gen.text }
+  }
+}
+
 /** The non-streamed response of a chat request: the same message as the stream, in one body. */
 export const chatBody = (req: ChatRequest, meta: ResponseMeta): Json => {
   const ps = plans(req)
@@ -491,7 +579,7 @@ export const chatBody = (req: ChatRequest, meta: ResponseMeta): Json => {
       index,
       message:
         plan.kind === "text"
-          ? { role: "assistant", content: plan.gen.text }
+          ? messageOf(req, plan)
           : {
               role: "assistant",
               content: null,

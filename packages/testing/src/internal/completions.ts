@@ -57,6 +57,7 @@ const generations = (req: CompletionsRequest): ReadonlyArray<Generation> => {
   return Array.from({ length: req.n }, (_, index) =>
     generate({
       promptKey,
+      promptText: req.promptText ?? "",
       seed: req.seeds?.[index],
       index,
       maxTokens: req.maxTokens,

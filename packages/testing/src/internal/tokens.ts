@@ -1,10 +1,12 @@
 /**
- * The mock model: a fixed vocabulary, a tokenizer for prompts and a deterministic generator.
+ * The mock model: a tokenizer, a vocabulary for the alternatives of logprobs, and a deterministic generator that says
+ * one of the built-in replies (`replies.ts`).
  *
  * Generation depends only on the prompt and the seed, so a test can request the same completion twice
  * (streamed and not streamed, or on two runtimes) and get the same tokens.
  */
 import { hashString, intBetween, mixSeeds, type Random, seeded } from "./prng.ts"
+import { replySentences } from "./replies.ts"
 
 const WORDS = [
   "the",
@@ -172,11 +174,14 @@ export const VOCAB: ReadonlyArray<VocabEntry> = [...WORDS.map((w) => ` ${w}`), .
 
 const BY_TEXT = new Map(VOCAB.map((e) => [e.text, e.id] as const))
 
-/** Splits text into mock tokens: each run of spaces plus the following word, or a punctuation mark. */
-export const tokenize = (text: string): ReadonlyArray<number> => {
-  const pieces = text.match(/\s*[^\s.,;!?]+|\s*[.,;!?]|\s+$/gu) ?? []
-  return pieces.map((piece) => BY_TEXT.get(piece) ?? 50000 + (hashString(piece) % 20000))
-}
+/** The id of a token text: the vocabulary's, or one derived from the text. */
+const textIdFor = (text: string): number => BY_TEXT.get(text) ?? 50000 + (hashString(text) % 20000)
+
+/** Splits text into the mock's token texts: each run of spaces plus the following word, or a punctuation mark. */
+export const pieces = (text: string): ReadonlyArray<string> => text.match(/\s*[^\s.,;!?]+|\s*[.,;!?]|\s+$/gu) ?? []
+
+/** Splits text into mock token ids (see {@link pieces}). */
+export const tokenize = (text: string): ReadonlyArray<number> => pieces(text).map((piece) => textIdFor(piece))
 
 /** One alternative at a position, for logprobs. */
 export interface TopEntry {
@@ -197,6 +202,8 @@ export interface GeneratedToken {
 /** A finished generation for one choice. */
 export interface Generation {
   readonly tokens: ReadonlyArray<GeneratedToken>
+  /** The reasoning tokens, before the answer (empty unless reasoning was asked for). */
+  readonly reasoning: ReadonlyArray<GeneratedToken>
   readonly text: string
   readonly finishReason: "stop" | "length"
   readonly seed: number
@@ -206,6 +213,8 @@ export interface Generation {
 export interface GenerateInput {
   /** A hash of the prompt (text, token ids or messages). */
   readonly promptKey: number
+  /** The prompt's text (the last user message in a chat), which chooses the reply's topic. */
+  readonly promptText: string
   /** The request's seed for this choice, if any. */
   readonly seed: number | undefined
   /** The choice index. */
@@ -216,6 +225,13 @@ export interface GenerateInput {
   readonly stop: ReadonlyArray<string>
   /** When given, the generation emits exactly these strings as tokens (used for tool arguments and JSON). */
   readonly script?: ReadonlyArray<string>
+  /**
+   * Reasoning tokens that come before the answer: they count towards `max_tokens` (a reasoning that reaches it
+   * leaves no room for the answer) but are not part of `tokens`.
+   */
+  readonly reasoning?: ReadonlyArray<string>
+  /** A chat message: the answer does not begin with a space. */
+  readonly chat?: boolean
 }
 
 /** The length used when neither `max_tokens` nor the end-of-sequence token bounds the output. */
@@ -237,8 +253,6 @@ const alternatives = (random: Random, chosen: VocabEntry, logprob: number): Read
   return top
 }
 
-const textIdFor = (text: string): number => BY_TEXT.get(text) ?? 50000 + (hashString(text) % 20000)
-
 /**
  * Generates one choice. The sampled tokens depend on (prompt, seed, index) only; the logprobs come from a
  * separate random stream so asking for them never changes the text.
@@ -249,29 +263,39 @@ export const generate = (input: GenerateInput): Generation => {
     input.seed === undefined ? mixSeeds(input.promptKey, 0, input.index) : mixSeeds(input.promptKey, 1, input.seed)
   const random = seeded(seed)
   const lpRandom = seeded(mixSeeds(seed, 0x5eed))
-  const natural = input.script !== undefined ? input.script.length : intBetween(random, 8, 40)
+  const sentences = replySentences(input.promptText, input.seed ?? input.index, random)
+  const reply: Array<string> = input.script === undefined ? [...pieces(sentences.next().value ?? "")] : []
+  // a chat message starts with its first word, a completion continues the prompt after a space
+  if (input.chat === true && reply[0] !== undefined) reply[0] = reply[0].trimStart()
+  // the reply's natural end: its opening sentence and one or two more, unless a script says what to emit
+  if (input.script === undefined) {
+    const extra = intBetween(random, 1, 2)
+    for (let i = 0; i < extra; i++) reply.push(...pieces(sentences.next().value ?? ""))
+  }
+  const natural = input.script !== undefined ? input.script.length : reply.length
   const eos =
     input.ignoreEos && input.script === undefined ? Number.POSITIVE_INFINITY : Math.max(natural, input.minTokens)
-  const cap = input.maxTokens ?? (Number.isFinite(eos) ? eos : DEFAULT_MAX_TOKENS)
-  const count = Math.min(eos, cap)
-  let finishReason: "stop" | "length" = eos <= cap ? "stop" : "length"
+  const thought = input.reasoning ?? []
+  const cap = input.maxTokens ?? (Number.isFinite(eos) ? thought.length + eos : DEFAULT_MAX_TOKENS)
+  const reasoning = thought.slice(0, cap)
+  const room = cap - reasoning.length
+  const count = Math.min(eos, room)
+  let finishReason: "stop" | "length" = eos <= room ? "stop" : "length"
 
+  const emit = (text: string): GeneratedToken => {
+    const entry = { id: textIdFor(text), text }
+    const logprob = round(-lpRandom() * 0.9)
+    return { id: entry.id, text: entry.text, logprob, top: alternatives(lpRandom, entry, logprob) }
+  }
+  const reasoningTokens = reasoning.map(emit)
   const tokens: Array<GeneratedToken> = []
   for (let i = 0; i < count; i++) {
-    let entry: VocabEntry
-    if (input.script !== undefined) {
-      const text = input.script[i]!
-      entry = { id: textIdFor(text), text }
-    } else {
-      // punctuation now and then, never twice in a row, never first
-      const prev = tokens[i - 1]
-      const wantPunct = i > 0 && prev !== undefined && !PUNCT.includes(prev.text) && random() < 0.12
-      entry = wantPunct
-        ? VOCAB[VOCAB.length - PUNCT.length + Math.floor(random() * PUNCT.length)]!
-        : VOCAB[Math.floor(random() * (VOCAB.length - PUNCT.length))]!
+    if (input.script !== undefined) tokens.push(emit(input.script[i]!))
+    else {
+      // past the natural end (min_tokens, ignore_eos), the model goes on talking
+      while (reply.length <= i) reply.push(...pieces(sentences.next().value ?? ""))
+      tokens.push(emit(reply[i]!))
     }
-    const logprob = round(-lpRandom() * 0.9)
-    tokens.push({ id: entry.id, text: entry.text, logprob, top: alternatives(lpRandom, entry, logprob) })
   }
 
   // stop sequences: cut at the earliest match and drop the match itself
@@ -296,7 +320,7 @@ export const generate = (input: GenerateInput): Generation => {
     text = text.slice(0, cut)
     finishReason = "stop"
   }
-  return { tokens, text, finishReason, seed }
+  return { tokens, reasoning: reasoningTokens, text, finishReason, seed }
 }
 
 /** Splits a string into token-sized pieces (2 to 6 code points each), deterministically. */
