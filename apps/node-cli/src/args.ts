@@ -19,8 +19,19 @@ export interface CliOptions {
   readonly model: string | undefined
   /** A container or any OpenAI-compatible server. */
   readonly baseUrl: string | undefined
+  /** `--reasoning [effort]`: a chat completion with this `reasoning_effort`, its reasoning shown before the answer. */
+  readonly reasoning: ReasoningEffort | undefined
   readonly help: boolean
 }
+
+/** The reasoning efforts Friendli's API knows (`reasoning_effort`). */
+export const REASONING_EFFORTS = ["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"] as const
+
+/** One of {@link REASONING_EFFORTS}. */
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number]
+
+const isEffort = (s: string | undefined): s is ReasoningEffort =>
+  (REASONING_EFFORTS as ReadonlyArray<string | undefined>).includes(s)
 
 /** The usage text. */
 export const usage = `Usage: friendli-demo [prompt] [options]
@@ -32,8 +43,10 @@ Options:
   --chat                 a chat completion instead of a plain completion
   -n, --n <count>        how many choices to generate (default 1)
   --logprobs <k>         show each token's log probability and its top k alternatives
-  --max-tokens <count>   at most this many tokens (default 64)
+  --max-tokens <count>   at most this many tokens, reasoning included (default 64; 200 with --reasoning)
   --seed <int>           a seed, for reproducible sampling
+  --reasoning [effort]   a chat completion that reasons first (effort: ${REASONING_EFFORTS.join(", ")};
+                         default medium): the reasoning is shown dimmed, then the answer, with both timings
   --json                 print each chunk as one JSON line instead of text
   --endpoint <id>        a dedicated endpoint id (FRIENDLI_TOKEN needed)
   --model <code>         a serverless model code (default meta-llama-3.1-8b-instruct)
@@ -59,27 +72,47 @@ export const parseCli = (argv: ReadonlyArray<string>): CliOptions => {
   let parsed: ReturnType<typeof parse>
   try {
     // `pnpm start -- flags` hands the `--` on; it separates pnpm's arguments from ours, not ours from the prompt.
-    parsed = parse(argv[0] === "--" ? argv.slice(1) : argv)
+    parsed = parse(withReasoningValue(argv[0] === "--" ? argv.slice(1) : argv))
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error))
   }
   const { values, positionals } = parsed
+  const reasoning = values.reasoning
+  if (reasoning !== undefined && !isEffort(reasoning)) {
+    throw new UsageError(`--reasoning takes one of ${REASONING_EFFORTS.join(", ")}, got "${reasoning}"`)
+  }
   if (values.endpoint !== undefined && values.model !== undefined) {
     throw new UsageError("--endpoint (dedicated) and --model (serverless) cannot be used together")
   }
   return {
     prompt: positionals.join(" ") || "Tell me about streaming inference in one paragraph.",
-    chat: values.chat ?? false,
+    chat: (values.chat ?? false) || reasoning !== undefined,
     n: integer("n", values.n, 1) ?? 1,
     logprobs: integer("logprobs", values.logprobs, 0),
-    maxTokens: integer("max-tokens", values["max-tokens"], 1) ?? 64,
+    // a reasoning model needs room to think before it answers
+    maxTokens: integer("max-tokens", values["max-tokens"], 1) ?? (reasoning === undefined ? 64 : 200),
     seed: integer("seed", values.seed, 0),
     json: values.json ?? false,
     endpoint: values.endpoint,
     model: values.model,
     baseUrl: values["base-url"],
+    reasoning,
     help: values.help ?? false,
   }
+}
+
+/**
+ * `--reasoning` takes an optional value, which `parseArgs` cannot express: a bare `--reasoning` becomes
+ * `--reasoning=medium`, and `--reasoning high` (an effort name next) `--reasoning=high`.
+ */
+const withReasoningValue = (argv: ReadonlyArray<string>): Array<string> => {
+  const out: Array<string> = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] !== "--reasoning") out.push(argv[i]!)
+    else if (isEffort(argv[i + 1])) out.push(`--reasoning=${argv[++i]}`)
+    else out.push("--reasoning=medium")
+  }
+  return out
 }
 
 const parse = (argv: ReadonlyArray<string>) =>
@@ -97,6 +130,7 @@ const parse = (argv: ReadonlyArray<string>) =>
       endpoint: { type: "string" },
       model: { type: "string" },
       "base-url": { type: "string" },
+      reasoning: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   })

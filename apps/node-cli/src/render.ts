@@ -5,10 +5,14 @@
 
 /** The numbers behind the status line. */
 export interface LiveStats {
-  /** Milliseconds from sending the request to the first token, once it arrived. */
+  /** Milliseconds from sending the request to the first answer token, once it arrived. */
   readonly ttftMs: number | undefined
-  /** Tokens received so far. */
+  /** Milliseconds from sending the request to the first reasoning token; undefined when there was none. */
+  readonly reasoningMs?: number | undefined
+  /** Tokens received so far, reasoning included. */
   readonly tokens: number
+  /** How many of them were reasoning. */
+  readonly reasoningTokens?: number | undefined
   /**
    * Milliseconds from the first token to the last one received so far: the time after the last token (the finish
    * and usage chunks, the end of the stream) is not generation, so it does not count.
@@ -20,11 +24,22 @@ export interface LiveStats {
 export const tokensPerSecond = (s: LiveStats): number | undefined =>
   s.tokens > 1 && s.firstToLastMs > 0 ? ((s.tokens - 1) * 1000) / s.firstToLastMs : undefined
 
-/** The one-line status: `TTFT 212 ms · 48.3 tok/s to the last token · 17 tokens`. */
+const ms = (t: number | undefined): string => (t === undefined ? "…" : `${Math.round(t)} ms`)
+
+/**
+ * The one-line status: `TTFT 212 ms · 48.3 tok/s to the last token · 17 tokens`; with reasoning,
+ * `first reasoning token 150 ms · first answer token 902 ms · 48.3 tok/s to the last token · 57 tokens (40 reasoning)`.
+ */
 export const statusLine = (s: LiveStats): string => {
-  const ttft = s.ttftMs === undefined ? "TTFT …" : `TTFT ${Math.round(s.ttftMs)} ms`
+  const times =
+    s.reasoningMs === undefined
+      ? s.ttftMs === undefined
+        ? "TTFT …"
+        : `TTFT ${ms(s.ttftMs)}`
+      : `first reasoning token ${ms(s.reasoningMs)} · first answer token ${ms(s.ttftMs)}`
   const tps = tokensPerSecond(s)
-  return `${ttft} · ${tps === undefined ? "… tok/s" : `${tps.toFixed(1)} tok/s to the last token`} · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`
+  const reasoning = s.reasoningTokens ? ` (${s.reasoningTokens} reasoning)` : ""
+  return `${times} · ${tps === undefined ? "… tok/s" : `${tps.toFixed(1)} tok/s to the last token`} · ${s.tokens} token${s.tokens === 1 ? "" : "s"}${reasoning}`
 }
 
 /** One row of the logprobs table: the sampled token, its log probability, the alternatives. */

@@ -8,7 +8,8 @@ import { type LiveStats, type LogprobRow, logprobsTable, statusLine, usageLine }
 
 /** Where the session writes; a terminal gets the live status line. */
 export interface Output {
-  readonly stdout: { write(s: string): unknown }
+  /** On a terminal, the reasoning is shown dimmed. */
+  readonly stdout: { write(s: string): unknown; readonly isTTY?: boolean | undefined }
   readonly stderr: {
     write(s: string): unknown
     readonly isTTY?: boolean | undefined
@@ -22,7 +23,16 @@ interface AnyChunk {
   readonly choices: ReadonlyArray<{
     readonly index: number
     readonly text?: string
-    readonly delta?: { readonly content?: string | null | undefined } | null | undefined
+    readonly delta?:
+      | {
+          readonly content?: string | null | undefined
+          /** Friendli's (and vLLM's) reasoning delta. */
+          readonly reasoning_content?: string | null | undefined
+          /** The same, as some other OpenAI-compatible servers name it. */
+          readonly reasoning?: string | null | undefined
+        }
+      | null
+      | undefined
     readonly logprobs?: unknown
   }>
   readonly usage?: {
@@ -71,14 +81,14 @@ export const startStream = (
     ...(o.seed === undefined ? {} : { seed: o.seed }),
   }
   if (o.chat) {
-    return client.chat.stream(
-      {
-        ...common,
-        messages: [{ role: "user", content: o.prompt }],
-        ...(o.logprobs === undefined ? {} : { logprobs: true, top_logprobs: o.logprobs }),
-      },
-      { signal },
-    ) as StreamHandle<AnyChunk, unknown>
+    const request = {
+      ...common,
+      messages: [{ role: "user" as const, content: o.prompt }],
+      ...(o.logprobs === undefined ? {} : { logprobs: true, top_logprobs: o.logprobs }),
+      // the reasoning parsed out of the answer into reasoning_content
+      ...(o.reasoning === undefined ? {} : { reasoning_effort: o.reasoning, parse_reasoning: true }),
+    }
+    return client.chat.stream(request, { signal }) as StreamHandle<AnyChunk, unknown>
   }
   return client.completions.stream(
     { ...common, prompt: o.prompt, ...(o.logprobs === undefined ? {} : { logprobs: o.logprobs }) },
@@ -91,16 +101,29 @@ export const showStream = async (handle: AsyncIterable<AnyChunk>, o: CliOptions,
   const started = out.now()
   let firstAt: number | undefined
   let lastAt: number | undefined
+  let reasoningAt: number | undefined
+  let answerAt: number | undefined
   let tokens = 0
+  let reasoningTokens = 0
   let usage: AnyChunk["usage"]
   const texts = new Map<number, string>()
   const rows: Array<LogprobRow> = []
   const live = out.stderr.isTTY === true && !o.json
   const stats = (): LiveStats => ({
-    ttftMs: firstAt === undefined ? undefined : firstAt - started,
+    ttftMs: answerAt === undefined ? undefined : answerAt - started,
+    reasoningMs: reasoningAt === undefined ? undefined : reasoningAt - started,
     tokens,
+    reasoningTokens,
     firstToLastMs: firstAt === undefined || lastAt === undefined ? 0 : lastAt - firstAt,
   })
+  // choice 0's reasoning is shown before its answer: dimmed on a terminal, then a blank line
+  const dim = out.stdout.isTTY === true
+  let inReasoning = false
+  const endReasoning = (): void => {
+    if (!inReasoning) return
+    inReasoning = false
+    out.stdout.write(`${dim ? "\x1b[0m" : ""}\n\n`)
+  }
   // On a terminal the status line sits on the bottom row, outside a scroll region that holds the text, so the
   // text streams above it and the two never overwrite each other.
   const height = out.stderr.rows ?? 0
@@ -124,20 +147,34 @@ export const showStream = async (handle: AsyncIterable<AnyChunk>, o: CliOptions,
       if (chunk.usage) usage = chunk.usage
       for (const choice of chunk.choices) {
         const text = choice.text ?? choice.delta?.content ?? ""
-        if (text !== "" || choice.logprobs) {
+        const thought = choice.delta?.reasoning_content ?? choice.delta?.reasoning ?? ""
+        if (text !== "" || thought !== "" || choice.logprobs) {
           lastAt = out.now()
           if (firstAt === undefined) firstAt = lastAt
           tokens++
+          if (thought !== "") {
+            reasoningTokens++
+            if (reasoningAt === undefined) reasoningAt = lastAt
+          } else if (answerAt === undefined) answerAt = lastAt
         }
         texts.set(choice.index, (texts.get(choice.index) ?? "") + text)
         if (choice.index === 0) {
-          if (!o.json) out.stdout.write(text)
+          if (!o.json && thought !== "") {
+            if (!inReasoning) out.stdout.write(dim ? "\x1b[2m" : "")
+            inReasoning = true
+            out.stdout.write(thought)
+          }
+          if (!o.json && text !== "") {
+            endReasoning()
+            out.stdout.write(text)
+          }
           rows.push(...rowsOf(choice.logprobs))
         }
       }
       paint()
     }
   } finally {
+    if (!o.json) endReasoning()
     release()
   }
   if (o.json) return

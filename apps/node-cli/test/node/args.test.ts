@@ -42,4 +42,16 @@ describe("the command line", () => {
     assert.throws(() => parseCli(["--nope"]), UsageError)
     assert.throws(() => parseCli(["--endpoint", "e", "--model", "m"]), /cannot be used together/)
   })
+
+  it("reads --reasoning with an optional effort (medium by default), which makes it a chat with room to think", () => {
+    const bare = parseCli(["--reasoning", "Why is the sky blue?"])
+    assert.deepStrictEqual(
+      { reasoning: bare.reasoning, chat: bare.chat, prompt: bare.prompt, maxTokens: bare.maxTokens },
+      { reasoning: "medium", chat: true, prompt: "Why is the sky blue?", maxTokens: 200 },
+    )
+    assert.equal(parseCli(["--reasoning", "high", "Hi"]).reasoning, "high")
+    assert.equal(parseCli(["Hi", "--reasoning=low"]).reasoning, "low")
+    assert.equal(parseCli(["Hi", "--reasoning"]).reasoning, "medium")
+    assert.throws(() => parseCli(["--reasoning=huge"]), /--reasoning takes one of minimal, low, .*got "huge"/)
+  })
 })

@@ -90,6 +90,18 @@ describe("friendli-demo without a token", () => {
     }
   }, 30_000)
 
+  it("streams the reasoning, then the answer, with both timings, with --reasoning", async () => {
+    const run = await cli(["Write a haiku about GPUs", "--reasoning", "low"])
+    assert.equal(run.code, 0, run.stderr)
+    const [reasoning, answer] = run.stdout.split("\n\n")
+    assert.match(reasoning ?? "", /^The user asks: “Write a haiku about GPUs”/, run.stdout)
+    assert.ok((answer ?? "").trim().length > 0, `no answer after the reasoning: ${run.stdout}`)
+    assert.match(
+      run.stderr,
+      /first reasoning token \d+ ms · first answer token \d+ ms · [\d.]+ tok\/s to the last token · \d+ tokens \(\d+ reasoning\)/,
+    )
+  }, 30_000)
+
   it("explains a bad flag and exits with 2", async () => {
     const run = await cli(["--max-tokens", "lots"])
     assert.equal(run.code, 2)

@@ -50,4 +50,30 @@ describe("the demo's statistics", () => {
     assert.equal(final, "TTFT 200 ms · 10.0 tok/s to the last token · 5 tokens", t.stderr())
     assert.equal(painted.at(-1), final, `live lines: ${JSON.stringify(painted)}`)
   })
+
+  it("shows the reasoning dimmed before the answer, with the time to the first reasoning and first answer token", async () => {
+    const t = terminal()
+    const tty = { ...t.out, stdout: { ...t.out.stdout, isTTY: true } }
+    const delta = (d: Record<string, string>) => ({ choices: [{ index: 0, delta: d }] })
+    async function* stream() {
+      t.advance(100)
+      yield delta({ role: "assistant", reasoning_content: "Think" })
+      t.advance(50)
+      yield delta({ reasoning_content: " hard." })
+      t.advance(250)
+      yield delta({ content: "Blue" })
+      t.advance(50)
+      yield delta({ content: " light." })
+    }
+    await showStream(stream(), parseCli(["--reasoning", "x"]), tty)
+    assert.equal(t.stdout(), "\u001b[2mThink hard.\u001b[0m\n\nBlue light.\n")
+    const final = t
+      .stderr()
+      .split("\n")
+      .find((l) => l.startsWith("first"))
+    assert.equal(
+      final,
+      "first reasoning token 100 ms · first answer token 400 ms · 8.6 tok/s to the last token · 4 tokens (2 reasoning)",
+    )
+  })
 })
