@@ -8,6 +8,7 @@
  * conversation whose last message is a `tool` result answer with text. `parallel_tool_calls: false` keeps one call.
  */
 
+import { ChatCompletionRequest, ToolAssistedChatCompletionRequest } from "@friendli-stream/core"
 import type { ResponseMeta } from "./completions.ts"
 import type { ValidationIssue } from "./errors.ts"
 import { hashString, mixSeeds, seeded } from "./prng.ts"
@@ -15,7 +16,7 @@ import { reasoningLength, reasoningText } from "./replies.ts"
 import { sample } from "./schema-sample.ts"
 import type { Frame } from "./sse.ts"
 import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize, words } from "./tokens.ts"
-import { type GenerationParams, isObject, type Json, MAX_LOGPROBS, Reader, readGeneration } from "./validate.ts"
+import { Checker, type GenerationParams, isObject, type Json, MAX_LOGPROBS, readGeneration } from "./validate.ts"
 
 /** The built-in tools of the tool-assisted API. */
 export const BUILTIN_TOOLS = [
@@ -27,8 +28,6 @@ export const BUILTIN_TOOLS = [
   "code:python-interpreter",
   "file:text",
 ] as const
-
-const ROLES = ["system", "developer", "user", "assistant", "tool"]
 
 interface FunctionTool {
   readonly name: string
@@ -73,62 +72,31 @@ export interface ChatRequest extends GenerationParams {
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
-const readMessages = (r: Reader): ReadonlyArray<Json> => {
-  const messages = r.array("messages")
-  if (messages === undefined) {
-    if (!r.has("messages")) r.issue(["messages"], "Field required", "missing")
-    return []
+/** The mock's rule on messages the Schema accepted: at least one. */
+const readMessages = (c: Checker): ReadonlyArray<Json> => {
+  const messages = c.array("messages") ?? []
+  if (c.value("messages") !== undefined && messages.length === 0) {
+    c.issue(["messages"], "List should have at least 1 item", "too_short")
   }
-  if (messages.length === 0) r.issue(["messages"], "List should have at least 1 item", "too_short")
-  const out: Array<Json> = []
-  messages.forEach((m, i) => {
-    if (!isObject(m)) {
-      r.issue(["messages", i], "Input should be a valid dictionary", "dict_type", m)
-      return
-    }
-    if (typeof m.role !== "string" || !ROLES.includes(m.role)) {
-      r.issue(["messages", i, "role"], `Input should be ${ROLES.map((x) => `'${x}'`).join(", ")}`, "enum", m.role)
-      return
-    }
-    const content = m.content
-    const hasCalls = m.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0
-    if (content === undefined || content === null) {
-      if (!hasCalls) r.issue(["messages", i, "content"], "Field required", "missing")
-    } else if (typeof content !== "string" && !Array.isArray(content)) {
-      r.issue(
-        ["messages", i, "content"],
-        "Input should be a valid string or a list of content parts",
-        "string_type",
-        content,
-      )
-    }
-    if (m.role === "tool" && typeof m.tool_call_id !== "string") {
-      r.issue(["messages", i, "tool_call_id"], "Field required", "missing")
-    }
-    out.push(m)
-  })
-  return out
+  return messages.filter(isObject)
 }
 
-const readTools = (r: Reader, toolsApi: boolean): { functions: Array<FunctionTool>; builtins: Array<string> } => {
+/**
+ * The tools: functions (a name of at most 64 of a-z, A-Z, 0-9, `_` and `-`, as Friendli's description says) and, on
+ * the tool-assisted API, built-in tools (`file:text` with its `files`); at most 128.
+ */
+const readTools = (c: Checker, toolsApi: boolean): { functions: Array<FunctionTool>; builtins: Array<string> } => {
   const functions: Array<FunctionTool> = []
   const builtins: Array<string> = []
-  const tools = r.array("tools")
+  const tools = c.array("tools")
   if (tools === undefined) return { functions, builtins }
-  if (tools.length > 128) r.issue(["tools"], "List should have at most 128 items", "too_long")
+  if (tools.length > 128) c.issue(["tools"], "List should have at most 128 items", "too_long")
   tools.forEach((t, i) => {
-    if (!isObject(t)) {
-      r.issue(["tools", i], "Input should be a valid dictionary", "dict_type", t)
-      return
-    }
-    if (t.type === "function") {
+    if (!isObject(t)) return
+    if (t.type === "function" && isObject(t.function)) {
       const f = t.function
-      if (!isObject(f)) {
-        r.issue(["tools", i, "function"], "Field required", "missing")
-        return
-      }
       if (typeof f.name !== "string" || !NAME.test(f.name)) {
-        r.issue(
+        c.issue(
           ["tools", i, "function", "name"],
           "Must be a-z, A-Z, 0-9, underscores or dashes, at most 64",
           "string_pattern_mismatch",
@@ -136,94 +104,74 @@ const readTools = (r: Reader, toolsApi: boolean): { functions: Array<FunctionToo
         )
         return
       }
-      if (f.parameters !== undefined && !isObject(f.parameters)) {
-        r.issue(["tools", i, "function", "parameters"], "Input should be a valid dictionary", "dict_type", f.parameters)
-        return
-      }
       functions.push({ name: f.name, parameters: f.parameters ?? { type: "object", properties: {} } })
     } else if (toolsApi && typeof t.type === "string" && (BUILTIN_TOOLS as ReadonlyArray<string>).includes(t.type)) {
       if (t.type === "file:text" && !Array.isArray(t.files)) {
-        r.issue(["tools", i, "files"], "Field required", "missing")
+        c.issue(["tools", i, "files"], "Field required", "missing")
         return
       }
       builtins.push(t.type)
-    } else {
-      const allowed = toolsApi ? ["function", ...BUILTIN_TOOLS] : ["function"]
-      r.issue(["tools", i, "type"], `Input should be ${allowed.map((x) => `'${x}'`).join(", ")}`, "enum", t.type)
     }
   })
   return { functions, builtins }
 }
 
-const readToolChoice = (r: Reader, functions: ReadonlyArray<FunctionTool>, hasTools: boolean): ToolChoice => {
-  const v = r.body.tool_choice
-  if (v === undefined || v === null) return hasTools ? "auto" : "none"
+const readToolChoice = (c: Checker, functions: ReadonlyArray<FunctionTool>, hasTools: boolean): ToolChoice => {
+  const v = c.value("tool_choice")
+  if (v === undefined) return hasTools ? "auto" : "none"
   if (v === "none" || v === "auto" || v === "required") return v
-  if (isObject(v) && v.type === "function" && isObject(v.function) && typeof v.function.name === "string") {
+  if (isObject(v) && isObject(v.function) && typeof v.function.name === "string") {
     const name = v.function.name
     if (!functions.some((f) => f.name === name)) {
-      r.issue(["tool_choice", "function", "name"], `No function named '${name}' in tools`, "value_error", name)
+      c.issue(["tool_choice", "function", "name"], `No function named '${name}' in tools`, "value_error", name)
     }
     return { name }
   }
-  r.issue(
-    ["tool_choice"],
-    `Input should be 'none', 'auto', 'required' or {"type": "function", "function": {"name": ...}}`,
-    "value_error",
-    v,
-  )
+  c.issue(["tool_choice"], `Input should be 'none', 'auto', 'required' or {"type": "function", …}`, "value_error", v)
   return "none"
 }
 
-const readResponseFormat = (r: Reader): ResponseFormat => {
-  const v = r.object("response_format")
+const readResponseFormat = (c: Checker): ResponseFormat => {
+  const v = c.object("response_format")
   if (v === undefined || v.type === "text") return { type: "text" }
   if (v.type === "regex") {
-    if (typeof v.schema !== "string")
-      r.issue(["response_format", "schema"], "Field required: a regex pattern", "missing")
+    if (typeof v.schema !== "string") {
+      c.issue(["response_format", "schema"], "Field required: a regex pattern", "missing")
+    }
     return { type: "regex" }
   }
-  if (v.type === "json_object" || v.type === "json_schema") {
-    let schema: unknown
-    if (typeof v.schema === "string") {
-      try {
-        schema = JSON.parse(v.schema)
-      } catch {
-        r.issue(["response_format", "schema"], "schema should be a serialized JSON schema", "json_invalid", v.schema)
-      }
-    } else if (isObject(v.json_schema)) schema = v.json_schema.schema
-    return { type: "json_object", schema }
-  }
-  r.issue(
-    ["response_format", "type"],
-    "Input should be 'text', 'json_object', 'json_schema' or 'regex'",
-    "enum",
-    v.type,
-  )
-  return { type: "text" }
+  let schema: unknown
+  if (typeof v.schema === "string") {
+    try {
+      schema = JSON.parse(v.schema)
+    } catch {
+      c.issue(["response_format", "schema"], "schema should be a serialized JSON schema", "json_invalid", v.schema)
+    }
+  } else if (isObject(v.json_schema)) schema = v.json_schema.schema
+  return { type: "json_object", schema }
 }
 
+/** The reasoning efforts the mock model knows (the Schema, once it types the field, says the same). */
 const EFFORTS = ["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"]
 
 /**
  * Reasoning is asked for by `reasoning_effort`, `reasoning_budget`, `parse_reasoning: true`, `include_reasoning: true`
  * or `chat_template_kwargs.enable_thinking: true`.
  */
-const readReasoning = (r: Reader): ReasoningRequest | undefined => {
-  const effort = r.string("reasoning_effort")
+const readReasoning = (c: Checker): ReasoningRequest | undefined => {
+  const effort = c.string("reasoning_effort")
   if (effort !== undefined && !EFFORTS.includes(effort)) {
-    r.issue(["reasoning_effort"], `Input should be ${EFFORTS.map((x) => `'${x}'`).join(", ")}`, "enum", effort)
+    c.issue(["reasoning_effort"], `Input should be ${EFFORTS.map((x) => `'${x}'`).join(", ")}`, "enum", effort)
   }
-  const budget = r.integer("reasoning_budget", 1)
-  const parse = r.boolean("parse_reasoning")
-  const include = r.boolean("include_reasoning")
-  const kwargs = r.object("chat_template_kwargs")
-  const thinking = kwargs?.enable_thinking === true
+  const budget = c.number("reasoning_budget")
+  const parse = c.boolean("parse_reasoning")
+  const include = c.boolean("include_reasoning")
+  const thinking = c.object("chat_template_kwargs")?.enable_thinking === true
   if (effort === undefined && budget === undefined && parse !== true && include !== true && !thinking) return undefined
   return { sentences: reasoningLength(effort), budget, parse: parse ?? true, include: include ?? true }
 }
 
-/** Reads and validates a chat completions body. */
+/** Reads and validates a chat completions body against `ChatCompletionRequest` (tool-assisted: its own Schema). */
 export const readChat = (
   body: Json,
   model: string,
@@ -231,23 +179,23 @@ export const readChat = (
 ):
   | { readonly ok: true; readonly request: ChatRequest }
   | { readonly ok: false; readonly issues: ReadonlyArray<ValidationIssue> } => {
-  const r = new Reader(body)
-  const gen = readGeneration(r, model)
-  const messages = readMessages(r)
-  const { functions, builtins } = readTools(r, toolsApi)
-  const toolChoice = readToolChoice(r, functions, functions.length + builtins.length > 0)
+  const c = new Checker(body, toolsApi ? ToolAssistedChatCompletionRequest : ChatCompletionRequest)
+  const gen = readGeneration(c, model)
+  const messages = readMessages(c)
+  const { functions, builtins } = readTools(c, toolsApi)
+  const toolChoice = readToolChoice(c, functions, functions.length + builtins.length > 0)
   if (toolChoice === "required" && functions.length === 0 && builtins.length === 0) {
-    r.issue(["tool_choice"], "tool_choice 'required' needs at least one tool", "value_error", "required")
+    c.issue(["tool_choice"], "tool_choice 'required' needs at least one tool", "value_error", "required")
   }
-  const parallelToolCalls = r.boolean("parallel_tool_calls") ?? true
-  const logprobs = r.boolean("logprobs") ?? false
-  const topLogprobs = r.integer("top_logprobs", 0, MAX_LOGPROBS)
+  const parallelToolCalls = c.boolean("parallel_tool_calls") ?? true
+  const logprobs = c.boolean("logprobs") ?? false
+  const topLogprobs = c.atMost("top_logprobs", MAX_LOGPROBS, "the most alternatives the mock model knows")
   if (topLogprobs !== undefined && !logprobs) {
-    r.issue(["top_logprobs"], "logprobs must be set to true if top_logprobs is used", "value_error", topLogprobs)
+    c.issue(["top_logprobs"], "logprobs must be set to true if top_logprobs is used", "value_error", topLogprobs)
   }
-  const responseFormat = readResponseFormat(r)
-  const reasoning = readReasoning(r)
-  if (r.issues.length > 0) return { ok: false, issues: r.issues }
+  const responseFormat = readResponseFormat(c)
+  const reasoning = readReasoning(c)
+  if (c.issues.length > 0) return { ok: false, issues: c.issues }
   return {
     ok: true,
     request: {

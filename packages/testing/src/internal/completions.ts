@@ -1,11 +1,12 @@
 /**
  * `POST /v1/completions`: reads the request and produces the streamed frames and the non-streamed body.
  */
+import * as Core from "@friendli-stream/core"
 import type { ValidationIssue } from "./errors.ts"
 import { hashString } from "./prng.ts"
 import type { Frame } from "./sse.ts"
 import { type GeneratedToken, type Generation, generate, tokenize } from "./tokens.ts"
-import { type GenerationParams, type Json, MAX_LOGPROBS, Reader, readGeneration } from "./validate.ts"
+import { Checker, type GenerationParams, type Json, MAX_LOGPROBS, readGeneration } from "./validate.ts"
 
 /** A valid completions request. */
 export interface CompletionsRequest extends GenerationParams {
@@ -14,34 +15,28 @@ export interface CompletionsRequest extends GenerationParams {
   readonly logprobs: number | undefined
 }
 
-/** Reads and validates a completions body. */
+/**
+ * Reads and validates a completions body: with `tokens` (and no `prompt`) against `CompletionRequestWithTokens`,
+ * otherwise against `CompletionRequestWithPrompt`, so that the issues are those of the request the body meant.
+ */
 export const readCompletions = (
   body: Json,
   model: string,
 ):
   | { readonly ok: true; readonly request: CompletionsRequest }
   | { readonly ok: false; readonly issues: ReadonlyArray<ValidationIssue> } => {
-  const r = new Reader(body)
-  const gen = readGeneration(r, model)
-  const hasPrompt = r.has("prompt")
-  const hasTokens = r.has("tokens")
-  let promptText: string | undefined
-  let promptTokens: ReadonlyArray<number> = []
-  if (hasPrompt && hasTokens) {
-    r.issue(["prompt"], "Give either prompt or tokens, not both", "value_error")
-  } else if (hasPrompt) {
-    promptText = r.string("prompt")
-    if (promptText !== undefined) promptTokens = tokenize(promptText)
-  } else if (hasTokens) {
-    const tokens = r.integers("tokens", 0)
-    if (tokens !== undefined && tokens.length === 0)
-      r.issue(["tokens"], "List should have at least 1 item", "too_short")
-    promptTokens = tokens ?? []
-  } else {
-    r.issue(["prompt"], "Field required: give prompt (a string) or tokens (a list of token ids)", "missing")
+  const withTokens =
+    body.tokens !== undefined && body.tokens !== null && (body.prompt === undefined || body.prompt === null)
+  const c = new Checker(body, withTokens ? Core.CompletionRequestWithTokens : Core.CompletionRequestWithPrompt)
+  const gen = readGeneration(c, model)
+  if (!withTokens && c.value("tokens") !== undefined) {
+    c.issue(["prompt"], "Give either prompt or tokens, not both", "value_error")
   }
-  const logprobs = r.integer("logprobs", 0, MAX_LOGPROBS)
-  if (r.issues.length > 0) return { ok: false, issues: r.issues }
+  const promptText = c.string("prompt")
+  const tokens = c.array("tokens")?.filter((t): t is number => typeof t === "number")
+  const promptTokens = promptText !== undefined ? tokenize(promptText) : (tokens ?? [])
+  const logprobs = c.atMost("logprobs", MAX_LOGPROBS, "the most alternatives the mock model knows")
+  if (c.issues.length > 0) return { ok: false, issues: c.issues }
   return { ok: true, request: { ...gen, promptText, promptTokens, logprobs } }
 }
 

@@ -1,124 +1,137 @@
 /**
- * Request validation: reads a JSON body into typed parameters, collecting every problem with the field it is in.
+ * Request validation: the generated request Schemas of `@friendli-stream/core` decide what a body may hold (types,
+ * required fields, enums, bounds), so the mock accepts exactly what Friendli's API description allows; a few rules
+ * of the mock model follow (its context length, how many choices it makes, fields that need each other). Every problem
+ * becomes one issue naming its field.
  */
+import type * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaParser from "effect/SchemaParser"
 import type { ValidationIssue } from "./errors.ts"
 
 /** A JSON object. */
 export type Json = Readonly<Record<string, unknown>>
 
-/** Collects issues while reading fields of a body. */
-export class Reader {
-  readonly issues: Array<ValidationIssue> = []
+/** Whether a value is a plain JSON object. */
+export const isObject = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
 
-  constructor(readonly body: Json) {}
+/** A generated request Schema (decoding needs no services). */
+type Decoder = Schema.Top
 
-  issue(loc: ReadonlyArray<string | number>, msg: string, type: string, input?: unknown): undefined {
-    this.issues.push(input === undefined ? { loc, msg, type } : { loc, msg, type, input })
-    return undefined
+const standard = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const TYPES: Readonly<Record<string, string>> = {
+  MissingKey: "missing",
+  InvalidType: "type_error",
+  InvalidValue: "value_error",
+  UnexpectedKey: "extra_forbidden",
+  Filter: "value_error",
+  AnyOf: "union_tag_invalid",
+}
+
+/** The issues of one schema failure, one per wrong field; in a union, the member closest to the value speaks. */
+const issuesOf = (issue: SchemaIssue.Issue, loc: ReadonlyArray<string | number>): Array<ValidationIssue> => {
+  switch (issue._tag) {
+    case "Pointer":
+      return issuesOf(
+        issue.issue,
+        issue.path.length === 0 ? loc : [...loc, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))],
+      )
+    case "Composite":
+      return issue.issues.flatMap((i) => issuesOf(i, loc))
+    case "AnyOf":
+      if (issue.issues.length > 0) {
+        // the member with the fewest missing keys, then the fewest wrong fields (as a reader would guess)
+        const score = (list: ReadonlyArray<ValidationIssue>) =>
+          list.filter((i) => i.type === "missing").length * 1e6 + list.length
+        return issue.issues
+          .map((i) => issuesOf(i, loc))
+          .reduce((best, list) => (score(list) < score(best) ? list : best))
+      }
+      break
+  }
+  const input = SchemaIssue.hasInput(issue) ? issue.input : undefined
+  return standard(issue).issues.map((i) => ({
+    loc: [...loc, ...(i.path ?? []).map((p) => (typeof p === "object" ? String(p.key) : String(p)))],
+    msg: i.message,
+    type: TYPES[issue._tag] ?? "value_error",
+    ...(input === undefined ? {} : { input }),
+  }))
+}
+
+/** What a generated request Schema says is wrong with a body: nothing, or one issue per wrong field. */
+export const schemaIssues = (schema: Decoder, body: unknown): Array<ValidationIssue> => {
+  const result = SchemaParser.decodeUnknownResult(schema as unknown as Schema.Decoder<unknown>, {
+    errors: "all",
+    onExcessProperty: "ignore",
+    reportInput: true,
+  })(body)
+  return result._tag === "Success" ? [] : issuesOf(result.failure, [])
+}
+
+/**
+ * The issues of a request: those of its Schema, then those of the mock's own rules on fields the Schema found no
+ * fault with. Reads a body's fields, a null or absent one as `undefined`.
+ */
+export class Checker {
+  readonly issues: Array<ValidationIssue>
+  private readonly wrong: Set<string>
+
+  constructor(
+    readonly body: Json,
+    schema: Decoder,
+  ) {
+    this.issues = schemaIssues(schema, body)
+    this.wrong = new Set(this.issues.map((i) => String(i.loc[0])))
   }
 
-  /** A field that is absent or null reads as `undefined`. */
-  private value(key: string): unknown {
+  /** Records a rule's issue, unless the Schema already found the field wrong. */
+  issue(loc: ReadonlyArray<string | number>, msg: string, type: string, input?: unknown): void {
+    if (this.wrong.has(String(loc[0]))) return
+    this.wrong.add(String(loc[0]))
+    this.issues.push(input === undefined ? { loc, msg, type } : { loc, msg, type, input })
+  }
+
+  /** A field of the body; absent or null is `undefined`. */
+  value(key: string): unknown {
     const v = this.body[key]
     return v === null ? undefined : v
   }
 
-  has(key: string): boolean {
-    return this.value(key) !== undefined
-  }
-
-  string(key: string, required = false): string | undefined {
+  number(key: string): number | undefined {
     const v = this.value(key)
-    if (v === undefined) return required ? this.issue([key], "Field required", "missing") : undefined
-    if (typeof v !== "string") return this.issue([key], "Input should be a valid string", "string_type", v)
-    return v
+    return typeof v === "number" ? v : undefined
   }
 
   boolean(key: string): boolean | undefined {
     const v = this.value(key)
-    if (v === undefined) return undefined
-    if (typeof v !== "boolean") return this.issue([key], "Input should be a valid boolean", "bool_type", v)
-    return v
+    return typeof v === "boolean" ? v : undefined
   }
 
-  number(key: string, min?: number, max?: number, exclusiveMin = false): number | undefined {
+  string(key: string): string | undefined {
     const v = this.value(key)
-    if (v === undefined) return undefined
-    if (typeof v !== "number" || !Number.isFinite(v)) {
-      return this.issue([key], "Input should be a valid number", "float_type", v)
-    }
-    return this.bounds(key, v, min, max, exclusiveMin)
-  }
-
-  integer(key: string, min?: number, max?: number): number | undefined {
-    const v = this.value(key)
-    if (v === undefined) return undefined
-    if (typeof v !== "number" || !Number.isInteger(v)) {
-      return this.issue([key], "Input should be a valid integer", "int_type", v)
-    }
-    return this.bounds(key, v, min, max, false)
-  }
-
-  private bounds(key: string, v: number, min?: number, max?: number, exclusiveMin = false): number | undefined {
-    if (min !== undefined && (exclusiveMin ? v <= min : v < min)) {
-      return exclusiveMin
-        ? this.issue([key], `Input should be greater than ${min}`, "greater_than", v)
-        : this.issue([key], `Input should be greater than or equal to ${min}`, "greater_than_equal", v)
-    }
-    if (max !== undefined && v > max) {
-      return this.issue([key], `Input should be less than or equal to ${max}`, "less_than_equal", v)
-    }
-    return v
+    return typeof v === "string" ? v : undefined
   }
 
   array(key: string): ReadonlyArray<unknown> | undefined {
     const v = this.value(key)
-    if (v === undefined) return undefined
-    if (!Array.isArray(v)) return this.issue([key], "Input should be a valid array", "list_type", v)
-    return v
+    return Array.isArray(v) ? v : undefined
   }
 
   object(key: string): Json | undefined {
     const v = this.value(key)
-    if (v === undefined) return undefined
-    if (!isObject(v)) return this.issue([key], "Input should be a valid dictionary", "dict_type", v)
+    return isObject(v) ? v : undefined
+  }
+
+  /** A number field no larger than the mock model's limit `max`. */
+  atMost(key: string, max: number, why: string): number | undefined {
+    const v = this.number(key)
+    if (v !== undefined && v > max) {
+      this.issue([key], `Input should be less than or equal to ${max} (${why})`, "less_than_equal", v)
+    }
     return v
   }
-
-  /** An array of strings (e.g. `stop`). */
-  strings(key: string): ReadonlyArray<string> | undefined {
-    const items = this.array(key)
-    if (items === undefined) return undefined
-    let ok = true
-    items.forEach((item, i) => {
-      if (typeof item !== "string") {
-        ok = false
-        this.issue([key, i], "Input should be a valid string", "string_type", item)
-      }
-    })
-    return ok ? (items as ReadonlyArray<string>) : undefined
-  }
-
-  /** An array of integers (e.g. `tokens`); `min` bounds every item. */
-  integers(key: string, min = Number.MIN_SAFE_INTEGER): ReadonlyArray<number> | undefined {
-    const items = this.array(key)
-    if (items === undefined) return undefined
-    let ok = true
-    items.forEach((item, i) => {
-      if (typeof item !== "number" || !Number.isInteger(item)) {
-        ok = false
-        this.issue([key, i], "Input should be a valid integer", "int_type", item)
-      } else if (item < min) {
-        ok = false
-        this.issue([key, i], `Input should be greater than or equal to ${min}`, "greater_than_equal", item)
-      }
-    })
-    return ok ? (items as ReadonlyArray<number>) : undefined
-  }
 }
-
-/** Whether a value is a plain JSON object. */
-export const isObject = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** Sampling and length parameters shared by both APIs. */
 export interface GenerationParams {
@@ -134,57 +147,39 @@ export interface GenerationParams {
   readonly ignoreEos: boolean
 }
 
-/** The largest `n` the mock accepts. */
+/** The largest `n` the mock model makes. */
 export const MAX_N = 16
 /** The largest `max_tokens` the mock accepts (the mock model's context length). */
 export const MAX_TOKENS = 4096
-/** The largest number of alternatives `logprobs` / `top_logprobs` can ask for. */
+/** The most alternatives per token the mock model knows (`logprobs` / `top_logprobs`). */
 export const MAX_LOGPROBS = 20
 
-/** Reads the fields common to completions and chat completions. `model` is checked by the router. */
-export const readGeneration = (r: Reader, model: string): GenerationParams => {
-  const stream = r.boolean("stream") ?? false
-  const streamOptions = r.object("stream_options")
-  let includeUsage = false
-  if (streamOptions !== undefined) {
-    if (!stream) {
-      r.issue(["stream_options"], "stream_options can only be used when stream is true", "value_error", streamOptions)
-    }
-    const inc = streamOptions.include_usage
-    if (inc !== undefined && inc !== null && typeof inc !== "boolean") {
-      r.issue(["stream_options", "include_usage"], "Input should be a valid boolean", "bool_type", inc)
-    } else includeUsage = inc === true
+/**
+ * Reads the fields common to completions and chat completions, with the mock model's rules on them. `model` is
+ * checked by the router.
+ */
+export const readGeneration = (c: Checker, model: string): GenerationParams => {
+  const stream = c.boolean("stream") ?? false
+  const streamOptions = c.object("stream_options")
+  if (streamOptions !== undefined && !stream) {
+    c.issue(["stream_options"], "stream_options can only be used when stream is true", "value_error", streamOptions)
   }
-  const maxTokens = r.integer("max_tokens", 1, MAX_TOKENS)
-  const minTokens = r.integer("min_tokens", 0, MAX_TOKENS) ?? 0
+  const includeUsage = streamOptions?.include_usage === true
+  const maxTokens = c.atMost("max_tokens", MAX_TOKENS, "the mock model's context length")
+  const minTokens = c.atMost("min_tokens", MAX_TOKENS, "the mock model's context length") ?? 0
   if (maxTokens !== undefined && minTokens > maxTokens) {
-    r.issue(["min_tokens"], "min_tokens must be less than or equal to max_tokens", "value_error", minTokens)
+    c.issue(["min_tokens"], "min_tokens must be less than or equal to max_tokens", "value_error", minTokens)
   }
-  const n = r.integer("n", 1, MAX_N) ?? 1
-  r.number("temperature", 0, 2)
-  r.number("top_p", 0, 1, true)
-  r.integer("top_k", 0)
-  r.number("frequency_penalty", -2, 2)
-  r.number("presence_penalty", -2, 2)
-  r.number("repetition_penalty", 0, undefined, true)
-  r.string("user")
-  const stop = r.strings("stop") ?? []
-  const ignoreEos = r.boolean("ignore_eos") ?? false
+  const n = c.atMost("n", MAX_N, "the most choices the mock model makes") ?? 1
+  const stop = (c.array("stop") ?? []).filter((s): s is string => typeof s === "string")
+  const ignoreEos = c.boolean("ignore_eos") ?? false
   let seeds: ReadonlyArray<number> | undefined
-  const seed = r.body.seed
-  if (typeof seed === "number") {
-    if (!Number.isInteger(seed) || seed < 0)
-      r.issue(["seed"], "Input should be a non-negative integer", "int_type", seed)
-    else seeds = Array.from({ length: n }, (_, i) => seed + i)
-  } else if (Array.isArray(seed)) {
-    const list = r.integers("seed", 0)
-    if (list !== undefined) {
-      if (list.length !== n) {
-        r.issue(["seed"], `seed must have one value per choice (n = ${n}), got ${list.length}`, "value_error", seed)
-      } else seeds = list
-    }
-  } else if (seed !== undefined && seed !== null) {
-    r.issue(["seed"], "Input should be an integer or a list of integers", "int_type", seed)
+  const seed = c.value("seed")
+  if (typeof seed === "number") seeds = Array.from({ length: n }, (_, i) => seed + i)
+  else if (Array.isArray(seed)) {
+    if (seed.length !== n) {
+      c.issue(["seed"], `seed must have one value per choice (n = ${n}), got ${seed.length}`, "value_error", seed)
+    } else seeds = seed as ReadonlyArray<number>
   }
   return { model, stream, includeUsage, maxTokens, minTokens, n, seeds, stop, ignoreEos }
 }
