@@ -74,11 +74,15 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname } = new URL(request.url)
     if (pathname === "/") {
-      if (request.method !== "GET" && request.method !== "HEAD") return jsonError(405, "Use GET /.")
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return jsonError(405, "Use GET /.", undefined, { allow: "GET, HEAD" })
+      }
       return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } })
     }
     if (pathname === "/api/stream") {
-      if (request.method !== "POST") return jsonError(405, "Use POST /api/stream with a JSON body.")
+      if (request.method !== "POST") {
+        return jsonError(405, "Use POST /api/stream with a JSON body.", undefined, { allow: "POST" })
+      }
       return stream(request, env)
     }
     return jsonError(404, `No route ${pathname}: the page is at /, the stream at POST /api/stream.`, "not_found")

@@ -77,13 +77,18 @@ describe("the Worker without a token (the mock in its isolate)", () => {
     }
   })
 
-  it("answers an unknown path with 404 and a wrong method with 405, as JSON", async () => {
+  it("answers an unknown path with 404 and a wrong method with 405, as JSON, with the methods it allows", async () => {
     const missing = await worker.fetch(new Request("http://worker/nowhere"))
     assert.equal(missing.status, 404)
     assert.match(((await missing.json()) as { error: { message: string } }).error.message, /POST \/api\/stream/)
     const wrong = await worker.fetch(new Request("http://worker/api/stream"))
     assert.equal(wrong.status, 405)
+    assert.equal(wrong.headers.get("allow"), "POST")
     await wrong.body?.cancel()
+    const page = await worker.fetch(new Request("http://worker/", { method: "POST", body: "x" }))
+    assert.equal(page.status, 405)
+    assert.equal(page.headers.get("allow"), "GET, HEAD")
+    await page.body?.cancel()
   })
 })
 
