@@ -1,0 +1,130 @@
+/**
+ * How a sample app's `start` and `dev` scripts run it, on a fresh clone as on a used one:
+ *
+ *     node ../sample-service/bin/launch.ts @friendli-stream/deno-app deno run --allow-net main.ts
+ *
+ * 1. builds what the app needs (`turbo run build --filter=<app>...`, quietly: no telemetry banner, the build's
+ *    output only when it fails), as the root `pnpm start` does;
+ * 2. runs the app's command in a process group of its own, without the noise a user cannot act on (wrangler's
+ *    metrics, update notice and offline `Request.cf` fetch; workerd's stacks for a client that went away);
+ * 3. stops the whole group (the runtime, and the wrapper that started it) when it is stopped itself — `kill <pid>`
+ *    of pnpm, Ctrl-C, or pnpm going away — so that nothing is left holding the port, and then ends with 0, so that
+ *    pnpm prints no `ELIFECYCLE` error for a stop that was asked for.
+ *
+ * Node only (it runs under the Node that runs pnpm's scripts).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+/** The environment of the app's command: quiet tools. */
+export const QUIET_ENV: Readonly<Record<string, string>> = {
+  TURBO_TELEMETRY_DISABLED: "1",
+  // wrangler: no usage metrics, no banner with its update check, no fetch of Request.cf (offline it prints stacks)
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+}
+
+/**
+ * Lines of the app's output that only say a client went away (workerd logs a stack for each), with the indented
+ * stack lines that follow them.
+ */
+const NOISE = /Connection reset by peer|Network connection lost|disconnected: worker_do_not_log/
+
+/** Passes text on line by line, leaving out {@link NOISE} and the stack lines that follow it. */
+export const noiseFilter = (write: (text: string) => void): { push(text: string): void; end(): void } => {
+  let pending = ""
+  let inNoise = false
+  const line = (l: string): void => {
+    if (NOISE.test(l)) {
+      inNoise = true
+      return
+    }
+    // a stack goes on with indented lines ("    at …") or kj's "stack: …" lines
+    if (inNoise && (/^\s+\S/.test(l) || /^stack:/.test(l))) return
+    inNoise = false
+    write(`${l}\n`)
+  }
+  return {
+    push(text) {
+      const lines = (pending + text).split("\n")
+      pending = lines.pop() ?? ""
+      for (const l of lines) line(l)
+    },
+    end() {
+      if (pending !== "") line(pending)
+      pending = ""
+    },
+  }
+}
+
+/** Builds `pkg` and what it depends on; on failure, shows the build's output. Returns the exit code. */
+export const build = (pkg: string): number => {
+  const result = spawnSync("turbo", ["run", "build", `--filter=${pkg}...`, "--output-logs=errors-only"], {
+    env: { ...process.env, ...QUIET_ENV },
+    encoding: "utf8",
+    shell: process.platform === "win32",
+  })
+  if (result.status === 0) return 0
+  process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? `${result.error.message}\n` : ""}`)
+  return result.status ?? 1
+}
+
+/** Runs the command in its own process group, until it ends or this process is told to stop. */
+export const run = (command: string, args: ReadonlyArray<string>): void => {
+  const child: ChildProcess = spawn(command, [...args], {
+    stdio: ["inherit", "pipe", "pipe"],
+    env: { ...process.env, ...QUIET_ENV },
+    detached: process.platform !== "win32",
+    shell: process.platform === "win32",
+  })
+  const out = noiseFilter((t) => process.stdout.write(t))
+  const err = noiseFilter((t) => process.stderr.write(t))
+  child.stdout?.on("data", (d: Buffer) => out.push(d.toString("utf8")))
+  child.stderr?.on("data", (d: Buffer) => err.push(d.toString("utf8")))
+  let stopping = false
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    try {
+      if (process.platform === "win32" || child.pid === undefined) child.kill(signal)
+      else process.kill(-child.pid, signal)
+    } catch {
+      // already gone
+    }
+  }
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return
+    stopping = true
+    signalGroup(signal)
+    // a runtime that does not stop in time is killed
+    setTimeout(() => signalGroup("SIGKILL"), 5000).unref()
+  }
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal))
+  // pnpm stopped without telling us (its shell was killed): we now have another parent
+  const parent = process.ppid
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) stop("SIGTERM")
+  }, 250)
+  watch.unref()
+  child.on("error", (error) => {
+    process.stderr.write(`could not start ${command}: ${error.message}\n`)
+    process.exit(1)
+  })
+  child.on("close", (code, signal) => {
+    out.end()
+    err.end()
+    clearInterval(watch)
+    // a stop that was asked for is a success
+    process.exit(stopping ? 0 : (code ?? (signal === null ? 1 : 128)))
+  })
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [pkg, command, ...args] = process.argv.slice(2)
+  if (pkg === undefined || command === undefined) {
+    process.stderr.write("Usage: node launch.ts <workspace package> <command> [args...]\n")
+    process.exit(2)
+  }
+  const code = build(pkg)
+  if (code !== 0) process.exit(code)
+  run(command, args)
+}
