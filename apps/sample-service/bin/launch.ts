@@ -119,12 +119,15 @@ export const run = (command: string, args: ReadonlyArray<string>): void => {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [pkg, command, ...args] = process.argv.slice(2)
-  if (pkg === undefined || command === undefined) {
-    process.stderr.write("Usage: node launch.ts <workspace package> <command> [args...]\n")
+  const argv = process.argv.slice(2)
+  // --build-only: the quiet build alone (the root `pnpm start` runs the demo itself, on the terminal)
+  const buildOnly = argv[0] === "--build-only"
+  const [pkg, command, ...args] = buildOnly ? argv.slice(1) : argv
+  if (pkg === undefined || (command === undefined && !buildOnly)) {
+    process.stderr.write("Usage: node launch.ts [--build-only] <workspace package> <command> [args...]\n")
     process.exit(2)
   }
   const code = build(pkg)
-  if (code !== 0) process.exit(code)
-  run(command, args)
+  if (code !== 0 || buildOnly) process.exit(code)
+  run(command!, args)
 }
