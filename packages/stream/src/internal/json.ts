@@ -1,6 +1,8 @@
 /**
- * Layer 5: event -> JSON, with the `[DONE]` sentinel and in-stream errors. An event named `error`, or JSON with an
- * `error` member, fails with `ApiError`; data that is not JSON fails with `ChunkDecodeError` (`MalformedJson`).
+ * Layer 5: event -> JSON, with the `[DONE]` sentinel and in-stream errors. An event whose data is empty (`data:`
+ * alone, which WHATWG dispatches) carries no JSON and is skipped, except an event named `error`. An event named
+ * `error` (with or without data), or JSON with an `error` member, fails with `ApiError`; data that is not JSON fails
+ * with `ChunkDecodeError` (`MalformedJson`).
  *
  * `event` only records the events of a read; `flush`, called once the read is split, parses and checks them in
  * order. Two small loops instead of one deep one: the JIT then inlines the line scanner whole, which measured 5–10%
@@ -16,6 +18,7 @@ export class JsonStage<A> implements Stage<A> {
   out: Array<A> = []
   sawDone = false
   readonly checksEnd = true
+  readonly errorsWithoutData = true
 
   private readonly codec: Codec<A>
   /** The events recorded since the last `flush`: data, type and id, the first one's index. */
@@ -34,6 +37,7 @@ export class JsonStage<A> implements Stage<A> {
       this.sawDone = true
       return false
     }
+    if (data.length === 0 && type !== "error") return true
     const n = this.pending++
     if (n === 0) this.firstIndex = index
     this.datas[n] = data
