@@ -60,6 +60,25 @@ describe("utf8 layer", () => {
     }
   })
 
+  it("drops one leading BOM only, wherever the reads cut the first two BOMs", () => {
+    const all = concat([new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), bytes("data: x")])
+    for (let a = 0; a < all.length; a++) {
+      for (let b = a; b < all.length; b++) {
+        const d = new Utf8Decoder()
+        const text =
+          cutAt(all, [a, b])
+            .map((p) => d.push(p))
+            .join("") + d.end()
+        assert.equal(text, "\uFEFFdata: x", `reads cut at ${a} and ${b}`)
+      }
+    }
+  })
+
+  it("keeps a BOM that is not the first character", () => {
+    const d = new Utf8Decoder()
+    assert.equal(d.push(bytes("a")) + d.push(bytes("\uFEFFb")) + d.end(), "a\uFEFFb")
+  })
+
   it("turns invalid bytes and an unfinished character at the end into U+FFFD", () => {
     const d = new Utf8Decoder()
     assert.equal(d.push(new Uint8Array([0x61, 0xff, 0x62, 0xe2, 0x82])) + d.end(), "a\uFFFDb\uFFFD")
