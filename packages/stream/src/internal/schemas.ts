@@ -1,6 +1,7 @@
 /** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
 import * as Core from "@friendli-stream/core"
 import { type Codec, guardedCodec } from "./codec.ts"
+import { normalizeCompatibleDeltas } from "./compatDelta.ts"
 
 /** `""` and `"null"` as a finish reason mean "not finished": read them as `null` (compatible servers). */
 const nullFinishReasons = <
@@ -23,9 +24,18 @@ export const completionStrict: Codec<Core.CompletionChunk> = guardedCodec({
   normalize: Core.normalizeCompletionChunk,
 })
 
-/** Compatible chunks read `""` and `"null"` finish reasons as `null`, whichever way the chunk was decoded. */
-const withNullFinishReasons = <C extends Parameters<typeof nullFinishReasons>[0]>(codec: Codec<C>): Codec<C> => ({
-  decode: (value, type, index, id, data) => nullFinishReasons(codec.decode(value, type, index, id, data)),
+/**
+ * Compatible chunks read `""` and `"null"` finish reasons as `null`, whichever way the chunk was decoded; `prepare`
+ * rewrites the parsed JSON in place before the codec checks it.
+ */
+const withNullFinishReasons = <C extends Parameters<typeof nullFinishReasons>[0]>(
+  codec: Codec<C>,
+  prepare?: (value: unknown) => void,
+): Codec<C> => ({
+  decode: (value, type, index, id, data) => {
+    prepare?.(value)
+    return nullFinishReasons(codec.decode(value, type, index, id, data))
+  },
 })
 
 export const completionCompatible: Codec<Core.CompatibleCompletionChunk> = withNullFinishReasons(
@@ -42,12 +52,17 @@ export const chatStrict: Codec<Core.ChatCompletionChunk> = guardedCodec({
   normalize: Core.normalizeChatCompletionChunk,
 })
 
+/**
+ * Compatible chat chunks: other servers' deltas read as Friendli's (Mistral's content parts, `reasoning`; see
+ * `compatDelta.ts`) before the schema checks them, and `""` / `"null"` finish reasons read as `null`.
+ */
 export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = withNullFinishReasons(
   guardedCodec({
     guard: Core.isCompatibleChatCompletionChunk,
     schema: Core.CompatibleChatCompletionChunk,
     normalize: Core.normalizeCompatibleChatCompletionChunk,
   }),
+  normalizeCompatibleDeltas,
 )
 
 export const toolStatus: Codec<Core.ToolStatusEvent> = guardedCodec({
