@@ -1,7 +1,8 @@
 /** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
 import * as Core from "@friendli-stream/core"
-import { type Codec, guardedCodec } from "./codec.ts"
+import { type Codec, forOneStream, guardedCodec } from "./codec.ts"
 import { normalizeCompatibleDeltas } from "./compatDelta.ts"
+import { ToolCallIndexer } from "./toolCallIndex.ts"
 
 /** `""` and `"null"` as a finish reason mean "not finished": read them as `null` (compatible servers). */
 const nullFinishReasons = <
@@ -24,18 +25,9 @@ export const completionStrict: Codec<Core.CompletionChunk> = guardedCodec({
   normalize: Core.normalizeCompletionChunk,
 })
 
-/**
- * Compatible chunks read `""` and `"null"` finish reasons as `null`, whichever way the chunk was decoded; `prepare`
- * rewrites the parsed JSON in place before the codec checks it.
- */
-const withNullFinishReasons = <C extends Parameters<typeof nullFinishReasons>[0]>(
-  codec: Codec<C>,
-  prepare?: (value: unknown) => void,
-): Codec<C> => ({
-  decode: (value, type, index, id, data) => {
-    prepare?.(value)
-    return nullFinishReasons(codec.decode(value, type, index, id, data))
-  },
+/** Compatible chunks read `""` and `"null"` finish reasons as `null`, whichever way the chunk was decoded. */
+const withNullFinishReasons = <C extends Parameters<typeof nullFinishReasons>[0]>(codec: Codec<C>): Codec<C> => ({
+  decode: (value, type, index, id, data) => nullFinishReasons(codec.decode(value, type, index, id, data)),
 })
 
 export const completionCompatible: Codec<Core.CompatibleCompletionChunk> = withNullFinishReasons(
@@ -52,18 +44,32 @@ export const chatStrict: Codec<Core.ChatCompletionChunk> = guardedCodec({
   normalize: Core.normalizeChatCompletionChunk,
 })
 
-/**
- * Compatible chat chunks: other servers' deltas read as Friendli's (Mistral's content parts, `reasoning`; see
- * `compatDelta.ts`) before the schema checks them, and `""` / `"null"` finish reasons read as `null`.
- */
-export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = withNullFinishReasons(
+const chatCompatibleChecked: Codec<Core.CompatibleChatCompletionChunk> = withNullFinishReasons(
   guardedCodec({
     guard: Core.isCompatibleChatCompletionChunk,
     schema: Core.CompatibleChatCompletionChunk,
     normalize: Core.normalizeCompatibleChatCompletionChunk,
   }),
-  normalizeCompatibleDeltas,
 )
+
+/**
+ * Compatible chat chunks of one stream: other servers' deltas read as Friendli's (Mistral's content parts,
+ * `reasoning`: `compatDelta.ts`; tool-call indices: `toolCallIndex.ts`, which keeps state, hence a fresh codec per
+ * stream) before the schema checks them, and `""` / `"null"` finish reasons read as `null`.
+ */
+const chatCompatibleStream = (): Codec<Core.CompatibleChatCompletionChunk> => {
+  const indexer = new ToolCallIndexer()
+  return {
+    decode: (value, type, index, id, data) => {
+      normalizeCompatibleDeltas(value)
+      indexer.apply(value)
+      return chatCompatibleChecked.decode(value, type, index, id, data)
+    },
+    fresh: chatCompatibleStream,
+  }
+}
+
+export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = chatCompatibleStream()
 
 export const toolStatus: Codec<Core.ToolStatusEvent> = guardedCodec({
   guard: Core.isToolStatusEvent,
@@ -83,6 +89,7 @@ const toolAssisted = (
     type === "tool_status"
       ? { _tag: "ToolStatus", status: toolStatus.decode(value, type, index, id, data) }
       : { _tag: "Chunk", chunk: chat.decode(value, type, index, id, data) },
+  ...(chat.fresh === undefined ? {} : { fresh: () => toolAssisted(forOneStream(chat)) }),
 })
 
 export const toolAssistedStrict: Codec<ToolAssistedChatEvent> = toolAssisted(chatStrict)
