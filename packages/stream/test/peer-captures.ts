@@ -2,14 +2,14 @@
  * Real reasoning streams (../shared/reference/peer-captures, outside the repository: read at run time, never copied):
  * Mistral's content parts, OpenRouter's and Groq's `reasoning`, DeepSeek's `reasoning_content`. Each decodes in
  * compatible mode and folds into a message whose `reasoning_content` and `content` are the texts the capture holds,
- * read independently from its raw JSON. Shared by the Node, Deno and Bun suites (workerd has no file access).
+ * read independently from its raw JSON; `StreamMetrics` counts one reasoning token per chunk that carries reasoning. Shared by the Node, Deno and Bun suites (workerd has no file access).
  */
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import { describe, it } from "@friendli-stream/test-harness"
 import { requireShared, sharedPath } from "@friendli-stream/test-harness/shared"
 import * as Effect from "effect/Effect"
-import { ChatCompletionStream } from "../src/index.ts"
+import { ChatCompletionStream, StreamMetrics } from "../src/index.ts"
 import { referenceChunks } from "./captures.ts"
 import { cutEvery, pieceStream } from "./support.ts"
 
@@ -28,24 +28,31 @@ const REASONING: Record<string, { readonly reasoning: string; readonly answer: s
 
 type RawDelta = { content?: unknown; reasoning?: unknown; reasoning_content?: unknown }
 
-/** The reasoning and the answer of a capture, read from its raw chunks: strings, Mistral's parts, either name. */
-const rawTexts = (chunks: ReadonlyArray<unknown>): { reasoning: string; answer: string } => {
+/**
+ * The reasoning and the answer of a capture, read from its raw chunks (strings, Mistral's parts, either name), and
+ * how many chunks carry reasoning.
+ */
+const rawTexts = (chunks: ReadonlyArray<unknown>): { reasoning: string; answer: string; reasoningChunks: number } => {
   let reasoning = ""
   let answer = ""
+  let reasoningChunks = 0
   for (const chunk of chunks as Array<{ choices?: Array<{ delta?: RawDelta | null }> }>) {
     const d = chunk.choices?.[0]?.delta
     if (d == null) continue
+    let thought = ""
     if (typeof d.content === "string") answer += d.content
     if (Array.isArray(d.content)) {
       for (const part of d.content as Array<{ type: string; text?: string; thinking?: Array<{ text: string }> }>) {
         if (part.type === "text") answer += part.text
-        if (part.type === "thinking") reasoning += (part.thinking ?? []).map((t) => t.text).join("")
+        if (part.type === "thinking") thought += (part.thinking ?? []).map((t) => t.text).join("")
       }
     }
     const r = d.reasoning_content ?? d.reasoning
-    if (typeof r === "string") reasoning += r
+    if (typeof r === "string") thought += r
+    reasoning += thought
+    if (thought.length > 0) reasoningChunks++
   }
-  return { reasoning, answer }
+  return { reasoning, answer, reasoningChunks }
 }
 
 /** Declares the suite (call it from a runtime's test file). */
@@ -86,6 +93,11 @@ export const peerCaptureSuite = (runtime: string): void => {
           assert.equal(message?.reasoning_content, expected.reasoning)
           assert.equal(message?.content ?? "", expected.answer)
         }
+        const metrics = await Effect.runPromise(
+          StreamMetrics.measure(ChatCompletionStream.decode(pieceStream([bytes]), { validation: "compatible" })),
+        )
+        assert.equal(metrics.reasoningTokens, expected.reasoningChunks)
+        assert.ok(metrics.timeToFirstReasoningTokenMs !== undefined)
       })
     }
   })
