@@ -141,6 +141,10 @@ describe("CompletionStream.decode", () => {
       items.map((c) => c.choices[0]?.text),
       ["a", "b"],
     )
+    // Positions in errors count every event of the body, the empty ones too.
+    const bad = await decode(`data:\n\n${sseBody([completionChunk("a")], { done: false })}data: {oops\n\n`)
+    assert.ok(bad.error instanceof ChunkDecodeError)
+    assert.equal(bad.error.eventIndex, 2)
   })
 
   it("fails with ChunkDecodeError MalformedJson, keeping the text cut short and the event's position", async () => {
