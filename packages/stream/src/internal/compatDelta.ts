@@ -12,9 +12,11 @@
  *   when the delta has no `reasoning_content` of its own (the original field is kept).
  */
 
-type Json = Record<string, unknown>
+/** A JSON object. */
+export type Json = Record<string, unknown>
 
-const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
+/** Whether a parsed JSON value is an object (not an array, not null). */
+export const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** The text of a thinking part's `thinking`: a string, or text parts (other parts, e.g. references, skipped). */
 const thinkingText = (thinking: unknown): string | undefined => {
@@ -50,8 +52,8 @@ const readParts = (
   return { text, reasoning }
 }
 
-/** Rewrites one delta in place (see the module doc). */
-const normalizeDelta = (delta: Json): void => {
+/** Rewrites one delta of a parsed chat chunk in place (see the module doc). */
+export const normalizeCompatibleDelta = (delta: Json): void => {
   const content = delta.content
   if (Array.isArray(content)) {
     const read = readParts(content)
@@ -64,17 +66,6 @@ const normalizeDelta = (delta: Json): void => {
       }
     }
   }
-  if (delta.reasoning_content == null && typeof delta.reasoning === "string") {
-    delta.reasoning_content = delta.reasoning
-  }
-}
-
-/** Rewrites the deltas of a parsed chat chunk in place; anything that is not shaped like a chunk is left alone. */
-export const normalizeCompatibleDeltas = (value: unknown): void => {
-  if (!isRecord(value)) return
-  const choices = value.choices
-  if (!Array.isArray(choices)) return
-  for (const choice of choices) {
-    if (isRecord(choice) && isRecord(choice.delta)) normalizeDelta(choice.delta)
-  }
+  const reasoning = delta.reasoning
+  if (typeof reasoning === "string" && delta.reasoning_content == null) delta.reasoning_content = reasoning
 }

@@ -1,7 +1,7 @@
 /** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
 import * as Core from "@friendli-stream/core"
 import { type Codec, forOneStream, guardedCodec } from "./codec.ts"
-import { normalizeCompatibleDeltas } from "./compatDelta.ts"
+import { isRecord, normalizeCompatibleDelta } from "./compatDelta.ts"
 import { ToolCallIndexer } from "./toolCallIndex.ts"
 
 /** `""` and `"null"` as a finish reason mean "not finished": read them as `null` (compatible servers). */
@@ -61,8 +61,17 @@ const chatCompatibleStream = (): Codec<Core.CompatibleChatCompletionChunk> => {
   const indexer = new ToolCallIndexer()
   return {
     decode: (value, type, index, id, data) => {
-      normalizeCompatibleDeltas(value)
-      indexer.apply(value)
+      const choices = isRecord(value) ? value.choices : undefined
+      if (Array.isArray(choices)) {
+        for (let i = 0; i < choices.length; i++) {
+          const choice = choices[i]
+          if (!isRecord(choice)) continue
+          const delta = choice.delta
+          if (!isRecord(delta)) continue
+          normalizeCompatibleDelta(delta)
+          if (typeof choice.index === "number") indexer.apply(choice.index, delta)
+        }
+      }
       return chatCompatibleChecked.decode(value, type, index, id, data)
     },
     fresh: chatCompatibleStream,

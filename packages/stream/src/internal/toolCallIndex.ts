@@ -17,9 +17,7 @@
  * use this: Friendli's spec requires `index`.
  */
 
-type Json = Record<string, unknown>
-
-const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
+import { isRecord, type Json } from "./compatDelta.ts"
 
 interface Call {
   readonly index: number
@@ -73,28 +71,25 @@ class ChoiceCalls {
   }
 }
 
-/** The tool calls of one stream, per choice: rewrites the `index` of each tool-call delta of a parsed chunk. */
+/** The tool calls of one stream, per choice: rewrites the `index` of each tool-call delta. */
 export class ToolCallIndexer {
   private readonly choices = new Map<number, ChoiceCalls>()
 
-  /** Rewrites the tool-call deltas of a parsed chat chunk in place; anything not shaped like one is left alone. */
-  apply(value: unknown): void {
-    if (!isRecord(value) || !Array.isArray(value.choices)) return
-    for (const choice of value.choices) {
-      if (!isRecord(choice) || typeof choice.index !== "number" || !isRecord(choice.delta)) continue
-      const calls = choice.delta.tool_calls
-      if (!Array.isArray(calls)) continue
-      let state = this.choices.get(choice.index)
-      if (state === undefined) {
-        state = new ChoiceCalls()
-        this.choices.set(choice.index, state)
-      }
-      for (const delta of calls) {
-        if (!isRecord(delta)) continue
-        const id = typeof delta.id === "string" && delta.id !== "" ? delta.id : undefined
-        const call = state.place(delta.index, id)
-        if (call !== undefined) delta.index = call.index
-      }
+  /** Rewrites the tool-call deltas of one choice's delta in place; anything not shaped like one is left alone. */
+  apply(choiceIndex: number, delta: Json): void {
+    const calls = delta.tool_calls
+    if (!Array.isArray(calls)) return
+    let state = this.choices.get(choiceIndex)
+    if (state === undefined) {
+      state = new ChoiceCalls()
+      this.choices.set(choiceIndex, state)
+    }
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]
+      if (!isRecord(call)) continue
+      const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined
+      const placed = state.place(call.index, id)
+      if (placed !== undefined) call.index = placed.index
     }
   }
 }
