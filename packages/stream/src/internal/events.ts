@@ -82,8 +82,10 @@ export class EventParser implements LineSink {
   }
 
   line(text: string, start: number, end: number): boolean {
+    // §9.2.6: "If the line is empty (a blank line): Dispatch the event".
     if (start === end) return this.dispatch()
     const c = text.charCodeAt(start)
+    // "If the line starts with a U+003A COLON character (:): Ignore the line."
     if (c === COLON) return true
     // Fast path: `data:`.
     if (
@@ -99,12 +101,15 @@ export class EventParser implements LineSink {
       this.append(text.slice(v, end))
       return true
     }
+    // "If the line contains a U+003A COLON character": the field is what comes before it, the value what comes after,
+    // less one leading space. "Otherwise": the whole line is the field, and the value is the empty string.
     let colon = start
     while (colon < end && text.charCodeAt(colon) !== COLON) colon++
     const field = text.slice(start, colon)
     let v = colon + 1
     if (v < end && text.charCodeAt(v) === SPACE) v++
     const value = v < end ? text.slice(v, end) : ""
+    // "Process the field": names compared literally; "Otherwise: The field is ignored."
     switch (field) {
       case "data":
         this.append(value)
@@ -113,9 +118,12 @@ export class EventParser implements LineSink {
         this.type = value
         break
       case "id":
+        // "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field value."
         if (value.indexOf("\u0000") === -1) this.lastId = value
         break
       case "retry":
+        // "If the field value consists of only ASCII digits, then interpret the field value as an integer in base
+        // ten, and set the event stream's reconnection time to that integer. Otherwise, ignore the field."
         if (isDigits(value)) this.reconnectionTime = Number.parseInt(value, 10)
         break
     }
