@@ -81,8 +81,9 @@ export const fromReadableStream: {
 } = ((body: ReadableByteStream, options?: DecodeOptions) => bodyStream(body, chatCodec, options)) as never
 
 /**
- * Folds a stream of chunks into the final chat completion, per choice `index`: content (and refusal, reasoning)
- * concatenated, tool calls merged by their `index` with `arguments` concatenated, logprobs arrays appended, the last
+ * Folds a stream of chunks into the final chat completion, per choice `index`: content and refusal concatenated,
+ * reasoning (`delta.reasoning_content`) concatenated into `message.reasoning_content` (`null` when there was none),
+ * tool calls merged by their `index` with `arguments` concatenated, logprobs arrays appended, the last
  * `finish_reason`, and the last non-null `usage`.
  *
  * @since 0.1.0

@@ -12,7 +12,10 @@
  * - `requireDone`: the body must end with `data: [DONE]`; default `true`. With `false`, a clean end at an event
  *   boundary is accepted (an end in the middle of an event still fails with `StreamTruncated`).
  * - `validation`: `"strict"` (default) checks chunks against the Friendli schemas; `"compatible"` accepts any
- *   OpenAI-compatible server (`id: ""`, `created: 0`, any or no `finish_reason`, extra fields, usage on any chunk).
+ *   OpenAI-compatible server (`id: ""`, `created: 0`, any or no `finish_reason`, extra fields, usage on any chunk),
+ *   and reads chat deltas other servers shape differently as Friendli's: Mistral's content parts (text as `content`,
+ *   thinking as `reasoning_content`), `reasoning` as `reasoning_content`, tool-call deltas without `index` or with a
+ *   reused one (see the package README).
  *
  * @since 0.1.0
  */

@@ -15,8 +15,11 @@ import type { SseError } from "./StreamError.ts"
 
 /**
  * One event of an event stream: `event` (`"message"` when the server named none), `data` (its data lines joined with
- * `\n`), `id` (the last event id, `undefined` until the server sends one) and `retry` (milliseconds, when this event
- * carried a valid `retry` field).
+ * `\n`; `""` for a lone `data:`), `id` (the last event id, which persists from event to event; `undefined` until the
+ * server sends one, or after it sends an empty one) and `retry` (the stream's reconnection time in milliseconds as the
+ * last valid `retry` field set it, in this event's block or an earlier one, even one without data; `undefined` until
+ * one). WHATWG makes `id` and `retry` stream state, not event state: a block with only `retry: 500` dispatches no
+ * event, and the events after it carry `retry: 500`.
  *
  * @since 0.1.0
  */
@@ -45,8 +48,12 @@ const makeDecoder = (options: SseOptions | undefined) => {
 }
 
 /**
- * Decodes a byte stream into server-sent events. Comments are skipped, and so are events whose data is empty; an
- * event the body ends in the middle of is dropped (WHATWG). `[DONE]` is not special here: it is an ordinary event.
+ * Decodes a byte stream into server-sent events exactly as WHATWG interprets an event stream
+ * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation): comments are
+ * skipped; a block with a `data` field is an event, even when its data is empty (`data:` alone gives data `""`); a
+ * block without any `data` field dispatches nothing (its `id` and `retry` still count for the events after it); an
+ * event the body ends in the middle of is dropped. `[DONE]` is not special here: it is an ordinary event. (The chunk
+ * decoders skip events whose data is empty, as they carry no JSON.)
  *
  * @example
  * import { Stream } from "effect"

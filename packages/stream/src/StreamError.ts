@@ -52,15 +52,16 @@ export class SseError extends tagged(StreamError, "SseError")<{
 export class StreamTruncated extends tagged(StreamError, "StreamTruncated")<{
   /** Whether the body ended in the middle of an event (a line or event started and never finished). @since 0.1.0 */
   readonly midEvent: boolean
-  /** How many events were delivered before the end. @since 0.1.0 */
+  /** How many events the body held before the end (every event SSE dispatches, empty ones included). @since 0.1.0 */
   readonly eventsDelivered: number
   /** Bytes read from the body. @since 0.1.0 */
   readonly bytesRead: number
 }>() {}
 
 /**
- * The server reported an error inside a successful (HTTP 200) stream: a JSON object with an `error` member, or an
- * event named `error`.
+ * The server reported an error inside a successful (HTTP 200) stream: an event named `error`, or an unnamed event
+ * whose JSON has an `error` member. (A failed built-in tool's `event: tool_status` is not one: it arrives as an
+ * `ERRORED` tool status.)
  *
  * @since 0.1.0
  */
@@ -73,7 +74,7 @@ export class ApiError extends tagged(StreamError, "ApiError")<{
   readonly retryable: boolean
   /** The error object as the server sent it. @since 0.1.0 */
   readonly body: unknown
-  /** The 0-based position of the event that carried the error. @since 0.1.0 */
+  /** The 0-based position of the event that carried the error, among every event SSE dispatches. @since 0.1.0 */
   readonly eventIndex: number
 }>() {}
 
@@ -97,7 +98,7 @@ export class ChunkDecodeError extends tagged(StreamError, "ChunkDecodeError")<{
   readonly reason: ChunkDecodeErrorReason
   /** The offending data, cut to at most 512 characters. @since 0.1.0 */
   readonly text: string
-  /** The 0-based position of the event among the stream's events. @since 0.1.0 */
+  /** The 0-based position of the event among the stream's events (empty ones included). @since 0.1.0 */
   readonly eventIndex: number
   /** The event's last event id, when the server sent ids. @since 0.1.0 */
   readonly eventId: string | undefined

@@ -132,6 +132,21 @@ describe("CompletionStream.decode", () => {
     assert.match(error.message, /without details/)
   })
 
+  it("skips events whose data is empty, and a retry or id sent alone, delivering the chunks around them", async () => {
+    const { items, error } = await decode(
+      `retry: 500\n\ndata:\n\n${sseBody([completionChunk("a")], { done: false })}data\n\nid: 3\n\n${sseBody([completionChunk("b")])}`,
+    )
+    assert.equal(error, undefined)
+    assert.deepEqual(
+      items.map((c) => c.choices[0]?.text),
+      ["a", "b"],
+    )
+    // Positions in errors count every event of the body, the empty ones too.
+    const bad = await decode(`data:\n\n${sseBody([completionChunk("a")], { done: false })}data: {oops\n\n`)
+    assert.ok(bad.error instanceof ChunkDecodeError)
+    assert.equal(bad.error.eventIndex, 2)
+  })
+
   it("fails with ChunkDecodeError MalformedJson, keeping the text cut short and the event's position", async () => {
     const junk = `{"id": ${"x".repeat(5000)}`
     const { items, error } = await decode(`${sseBody([completionChunk("a")], { done: false })}id: 9\ndata: ${junk}\n\n`)

@@ -19,7 +19,7 @@ const collectLines = (pieces: ReadonlyArray<string>, max = 1 << 20): Array<strin
 }
 
 type Ev = { type: string; data: string; id: string | undefined; retry: number | undefined }
-const collectEvents = (text: string, max = 1 << 20): Array<Ev> => {
+const collectEvents = (text: string, max = 1 << 20, errorsWithoutData = false): Array<Ev> => {
   const events: Array<Ev> = []
   const sink: EventSink = {
     event: (type, data, id, retry) => {
@@ -27,7 +27,7 @@ const collectEvents = (text: string, max = 1 << 20): Array<Ev> => {
       return true
     },
   }
-  const splitter = new LineSplitter(new EventParser(sink, max), max)
+  const splitter = new LineSplitter(new EventParser(sink, max, errorsWithoutData), max)
   splitter.push(text)
   return events
 }
@@ -58,6 +58,25 @@ describe("utf8 layer", () => {
         "data: x",
       )
     }
+  })
+
+  it("drops one leading BOM only, wherever the reads cut the first two BOMs", () => {
+    const all = concat([new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), bytes("data: x")])
+    for (let a = 0; a < all.length; a++) {
+      for (let b = a; b < all.length; b++) {
+        const d = new Utf8Decoder()
+        const text =
+          cutAt(all, [a, b])
+            .map((p) => d.push(p))
+            .join("") + d.end()
+        assert.equal(text, "\uFEFFdata: x", `reads cut at ${a} and ${b}`)
+      }
+    }
+  })
+
+  it("keeps a BOM that is not the first character", () => {
+    const d = new Utf8Decoder()
+    assert.equal(d.push(bytes("a")) + d.push(bytes("\uFEFFb")) + d.end(), "a\uFEFFb")
   })
 
   it("turns invalid bytes and an unfinished character at the end into U+FFFD", () => {
@@ -169,17 +188,50 @@ describe("events layer", () => {
     )
   })
 
-  it("skips events whose data is empty and events without data", () => {
+  it("dispatches an event whose data is empty, and nothing for a block without a data field", () => {
     assert.deepEqual(
-      collectEvents("data:\n\nevent: x\n\nid: 3\n\ndata: a\n\n").map((e) => e.data),
-      ["a"],
+      collectEvents("data:\n\nevent: x\n\nid: 3\n\ndata\n\ndata: a\n\n").map((e) => [e.type, e.data, e.id]),
+      [
+        ["message", "", undefined],
+        ["message", "", "3"],
+        ["message", "a", "3"],
+      ],
     )
   })
 
-  it("dispatches an error event even without data", () => {
+  it("drops an error event without data, unless the JSON layer asks for it", () => {
+    assert.deepEqual(collectEvents("event: error\n\n"), [])
     assert.deepEqual(
-      collectEvents("event: error\n\n").map((e) => [e.type, e.data]),
+      collectEvents("event: error\n\nevent: x\n\n", 1 << 20, true).map((e) => [e.type, e.data]),
       [["error", ""]],
+    )
+  })
+
+  it("keeps a retry sent alone in a block as the reconnection time of the events after it", () => {
+    assert.deepEqual(
+      collectEvents("retry: 500\n\ndata: a\n\ndata: b\n\nretry: 20\nretry: x\ndata: c\n\n").map((e) => [
+        e.data,
+        e.retry,
+      ]),
+      [
+        ["a", 500],
+        ["b", 500],
+        ["c", 20],
+      ],
+    )
+  })
+
+  it("resets the event type after each block, dispatched or not", () => {
+    assert.deepEqual(
+      collectEvents("event: a\ndata: 1\n\ndata: 2\n\nevent: b\n\ndata: 3\n\n").map((e) => e.type),
+      ["a", "message", "message"],
+    )
+  })
+
+  it("compares field names as they are: Data and DATA are unknown fields", () => {
+    assert.deepEqual(
+      collectEvents("Data: a\nDATA: b\ndata: c\n\n").map((e) => e.data),
+      ["c"],
     )
   })
 

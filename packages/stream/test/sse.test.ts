@@ -49,6 +49,66 @@ describe("Sse.decode", () => {
     assert.deepEqual(items, [{ event: "tool_status", data: "{}", id: "5", retry: 20 }])
   })
 
+  it("keeps a retry that arrives in a block without data, as the reconnection time of every event after it", async () => {
+    const { items, error } = await decodeText("retry: 500\n\n", "data: a\n\ndata: b\n\nretry: 1000\n\ndata: c\n\n")
+    assert.equal(error, undefined)
+    assert.deepEqual(
+      items.map((e) => [e.data, e.retry]),
+      [
+        ["a", 500],
+        ["b", 500],
+        ["c", 1000],
+      ],
+    )
+  })
+
+  it("dispatches an event whose data is empty, and no event for a block without data", async () => {
+    const { items } = await decodeText("data:\n\n", "event: ping\n\n", "data\n\n", "event: x\ndata: \n\n")
+    assert.deepEqual(items, [
+      { event: "message", data: "", id: undefined, retry: undefined },
+      { event: "message", data: "", id: undefined, retry: undefined },
+      { event: "x", data: "", id: undefined, retry: undefined },
+    ])
+  })
+
+  it("keeps the last event id from event to event, also one sent in a block without data, until an empty id", async () => {
+    const { items } = await decodeText("id: 1\n\ndata: a\n\ndata: b\n\nid: 2\nid: x\u0000\ndata: c\n\nid\ndata: d\n\n")
+    assert.deepEqual(
+      items.map((e) => [e.data, e.id]),
+      [
+        ["a", "1"],
+        ["b", "1"],
+        ["c", "2"],
+        ["d", undefined],
+      ],
+    )
+  })
+
+  it("ignores a retry that is not ASCII digits only, keeping the one before", async () => {
+    const { items } = await decodeText("retry: 30\n\nretry: 1.5\nretry: -1\nretry:  40\nretry: ４\ndata: a\n\n")
+    assert.deepEqual(
+      items.map((e) => e.retry),
+      [30],
+    )
+  })
+
+  it("does not dispatch an error event without data (WHATWG drops it)", async () => {
+    const { items, error } = await decodeText("event: error\n\ndata: a\n\n")
+    assert.equal(error, undefined)
+    assert.deepEqual(
+      items.map((e) => [e.event, e.data]),
+      [["message", "a"]],
+    )
+  })
+
+  it("drops one leading BOM only: a second one is part of the first field's name", async () => {
+    const { items } = await decodeText("\uFEFF\uFEFFdata: lost\n\ndata: kept\n\n")
+    assert.deepEqual(
+      items.map((e) => e.data),
+      ["kept"],
+    )
+  })
+
   it("drops an event the body ends in the middle of", async () => {
     const { items, error } = await decodeText("data: 1\n\ndata: 2\n")
     assert.equal(error, undefined)

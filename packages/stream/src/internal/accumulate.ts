@@ -1,10 +1,12 @@
 /**
- * Folding chunks into the final response, per choice `index`: text or content concatenated, token ids collected,
- * logprobs arrays appended (never overwritten), the last `finish_reason`, the last non-null `usage`, and chat tool
- * calls merged by their `index` with `arguments` concatenated.
+ * Folding chunks into the final response, per choice `index`: text or content concatenated, reasoning
+ * (`delta.reasoning_content`) concatenated into `message.reasoning_content`, token ids collected, logprobs arrays
+ * appended (never overwritten), the last `finish_reason`, the last non-null `usage`, and chat tool calls merged by
+ * their `index` with `arguments` concatenated.
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { reasoningOf } from "./reasoning.ts"
 
 /** Token usage as servers send it (extra counters kept). */
 export interface UsageLike {
@@ -76,6 +78,8 @@ export interface ChatCompletionChunkLike extends ChunkHeader {
           readonly role?: string | null | undefined
           readonly content?: string | null | undefined
           readonly refusal?: string | null | undefined
+          /** The reasoning text, read through `reasoningOf` (the generated types do not declare it yet). */
+          readonly reasoning_content?: string | null | undefined
           readonly tool_calls?:
             | ReadonlyArray<{
                 readonly index: number
@@ -109,6 +113,7 @@ export interface ChatMessage {
   role: string
   content: string | null
   refusal: string | null
+  /** The reasoning deltas (`delta.reasoning_content`) concatenated; `null` when the model sent none. */
   reasoning_content: string | null
   tool_calls: Array<ToolCall>
 }
@@ -225,10 +230,8 @@ export class ChatCompletionAccumulator extends Base<ChatCompletionChunkLike, Cha
         if (d.role) m.role = d.role
         if (typeof d.content === "string") m.content = (m.content ?? "") + d.content
         if (typeof d.refusal === "string") m.refusal = (m.refusal ?? "") + d.refusal
-        const reasoning =
-          (d as { reasoning_content?: unknown; reasoning?: unknown }).reasoning_content ??
-          (d as { reasoning?: unknown }).reasoning
-        if (typeof reasoning === "string") m.reasoning_content = (m.reasoning_content ?? "") + reasoning
+        const reasoning = reasoningOf(d)
+        if (reasoning !== undefined) m.reasoning_content = (m.reasoning_content ?? "") + reasoning
         if (d.tool_calls) {
           for (const t of d.tool_calls) {
             let call = acc.calls.get(t.index)

@@ -10,7 +10,12 @@ import { decodeExplained } from "./explain.ts"
 /** Turns one event's parsed JSON into an output; throws `ChunkDecodeError`. */
 export interface Codec<A> {
   decode(value: unknown, type: string, index: number, id: string | undefined, data: string): A
+  /** A codec that keeps state across the events of a stream makes a fresh one for each stream. */
+  fresh?(): Codec<A>
 }
+
+/** The codec one stream uses: a fresh one when the codec keeps state, else the codec itself. */
+export const forOneStream = <A>(codec: Codec<A>): Codec<A> => (codec.fresh === undefined ? codec : codec.fresh())
 
 /** The longest piece of offending data an error keeps. */
 export const MAX_ERROR_TEXT = 512

@@ -15,6 +15,8 @@ export interface Stage<A> extends EventSink {
   readonly sawDone: boolean
   /** Whether the body must end with `[DONE]` or at an event boundary; `false` accepts any end (raw SSE). */
   readonly checksEnd: boolean
+  /** Whether a block named `error` without any `data` field is dispatched too (WHATWG would drop it). */
+  readonly errorsWithoutData: boolean
   /** Finishes the events of one read (a stage may defer their costly part to here); throws the typed errors. */
   flush(): void
 }
@@ -40,7 +42,7 @@ export class Decoder<A> {
   constructor(stage: Stage<A>, options: CoreOptions) {
     this.stage = stage
     this.options = options
-    this.events = new EventParser(stage, options.maxEventBytes)
+    this.events = new EventParser(stage, options.maxEventBytes, stage.errorsWithoutData)
     this.lines = new LineSplitter(this.events, options.maxEventBytes)
   }
 

@@ -3,7 +3,7 @@ import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import type { DecodeError } from "../StreamError.ts"
 import { decodeStream } from "./channel.ts"
-import type { Codec } from "./codec.ts"
+import { type Codec, forOneStream } from "./codec.ts"
 import { Decoder } from "./decoder.ts"
 import type { IdleLimit } from "./idle.ts"
 import { JsonStage } from "./json.ts"
@@ -11,12 +11,12 @@ import { type DecodeOptions, resolveOptions } from "./options.ts"
 import { fromBody, type OpenBody, openBody } from "./source.ts"
 import type { ByteStream } from "./web.ts"
 
-/** A decoder factory for JSON events decoded by `codec`. */
+/** A decoder factory for JSON events decoded by `codec` (a fresh one per decoder, when it keeps state). */
 export const jsonDecoder =
   <A>(codec: Codec<A>, options: DecodeOptions | undefined): (() => Decoder<A>) =>
   () => {
     const resolved = resolveOptions(options)
-    return new Decoder(new JsonStage(codec), resolved)
+    return new Decoder(new JsonStage(forOneStream(codec)), resolved)
   }
 
 /** A stream transform decoding JSON events with the codec chosen by the options. */

@@ -1,6 +1,13 @@
 /**
- * Layer 5: event -> JSON, with the `[DONE]` sentinel and in-stream errors. An event named `error`, or JSON with an
- * `error` member, fails with `ApiError`; data that is not JSON fails with `ChunkDecodeError` (`MalformedJson`).
+ * Layer 5: event -> JSON, with the `[DONE]` sentinel and in-stream errors. An event whose data is empty (`data:`
+ * alone, which WHATWG dispatches) carries no JSON and is skipped, except an event named `error`. An event named
+ * `error` (with or without data), or the JSON of an unnamed (`message`) event with a non-null `error` member, fails
+ * with `ApiError`; data that is not JSON fails with `ChunkDecodeError` (`MalformedJson`).
+ *
+ * Only those two are in-stream API errors: OpenAI-compatible servers send `data: {"error": …}` (OpenAI, OpenRouter)
+ * or `event: error` (Groq, Anthropic). The data of any other named event is what its name says, and its codec decodes
+ * it: Friendli's `event: tool_status` has an `error` member of its own (`{"status": "ERRORED", "error": {"type",
+ * "msg"}}`) when a built-in tool fails, and the answer goes on after it.
  *
  * `event` only records the events of a read; `flush`, called once the read is split, parses and checks them in
  * order. Two small loops instead of one deep one: the JIT then inlines the line scanner whole, which measured 5–10%
@@ -16,6 +23,7 @@ export class JsonStage<A> implements Stage<A> {
   out: Array<A> = []
   sawDone = false
   readonly checksEnd = true
+  readonly errorsWithoutData = true
 
   private readonly codec: Codec<A>
   /** The events recorded since the last `flush`: data, type and id, the first one's index. */
@@ -34,6 +42,7 @@ export class JsonStage<A> implements Stage<A> {
       this.sawDone = true
       return false
     }
+    if (data.length === 0 && type !== "error") return true
     const n = this.pending++
     if (n === 0) this.firstIndex = index
     this.datas[n] = data
@@ -73,7 +82,7 @@ export class JsonStage<A> implements Stage<A> {
         explanation,
       })
     }
-    if (type === "error" || hasErrorMember(value)) throw toApiError(value, index)
+    if (type === "error" || (type === "message" && hasErrorMember(value))) throw toApiError(value, index)
     return this.codec.decode(value, type, index, id, data)
   }
 }

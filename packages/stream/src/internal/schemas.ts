@@ -1,6 +1,8 @@
 /** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
 import * as Core from "@friendli-stream/core"
-import { type Codec, guardedCodec } from "./codec.ts"
+import { type Codec, forOneStream, guardedCodec } from "./codec.ts"
+import { isRecord, normalizeCompatibleDelta } from "./compatDelta.ts"
+import { ToolCallIndexer } from "./toolCallIndex.ts"
 
 /** `""` and `"null"` as a finish reason mean "not finished": read them as `null` (compatible servers). */
 const nullFinishReasons = <
@@ -42,13 +44,41 @@ export const chatStrict: Codec<Core.ChatCompletionChunk> = guardedCodec({
   normalize: Core.normalizeChatCompletionChunk,
 })
 
-export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = withNullFinishReasons(
+const chatCompatibleChecked: Codec<Core.CompatibleChatCompletionChunk> = withNullFinishReasons(
   guardedCodec({
     guard: Core.isCompatibleChatCompletionChunk,
     schema: Core.CompatibleChatCompletionChunk,
     normalize: Core.normalizeCompatibleChatCompletionChunk,
   }),
 )
+
+/**
+ * Compatible chat chunks of one stream: other servers' deltas read as Friendli's (Mistral's content parts,
+ * `reasoning`: `compatDelta.ts`; tool-call indices: `toolCallIndex.ts`, which keeps state, hence a fresh codec per
+ * stream) before the schema checks them, and `""` / `"null"` finish reasons read as `null`.
+ */
+const chatCompatibleStream = (): Codec<Core.CompatibleChatCompletionChunk> => {
+  const indexer = new ToolCallIndexer()
+  return {
+    decode: (value, type, index, id, data) => {
+      const choices = isRecord(value) ? value.choices : undefined
+      if (Array.isArray(choices)) {
+        for (let i = 0; i < choices.length; i++) {
+          const choice = choices[i]
+          if (!isRecord(choice)) continue
+          const delta = choice.delta
+          if (!isRecord(delta)) continue
+          normalizeCompatibleDelta(delta)
+          if (typeof choice.index === "number") indexer.apply(choice.index, delta)
+        }
+      }
+      return chatCompatibleChecked.decode(value, type, index, id, data)
+    },
+    fresh: chatCompatibleStream,
+  }
+}
+
+export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = chatCompatibleStream()
 
 export const toolStatus: Codec<Core.ToolStatusEvent> = guardedCodec({
   guard: Core.isToolStatusEvent,
@@ -68,6 +98,7 @@ const toolAssisted = (
     type === "tool_status"
       ? { _tag: "ToolStatus", status: toolStatus.decode(value, type, index, id, data) }
       : { _tag: "Chunk", chunk: chat.decode(value, type, index, id, data) },
+  ...(chat.fresh === undefined ? {} : { fresh: () => toolAssisted(forOneStream(chat)) }),
 })
 
 export const toolAssistedStrict: Codec<ToolAssistedChatEvent> = toolAssisted(chatStrict)

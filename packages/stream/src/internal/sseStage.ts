@@ -1,4 +1,7 @@
-/** The stage of `Sse.decode`: every dispatched event becomes an `SseEvent` object; the body may end anywhere. */
+/**
+ * The stage of `Sse.decode`: every event WHATWG dispatches becomes an `SseEvent` object (data `""` included, nothing
+ * else); the body may end anywhere.
+ */
 import type { Stage } from "./decoder.ts"
 
 /** One event of an event stream. */
@@ -9,7 +12,11 @@ export interface SseEvent {
   readonly data: string
   /** The last event id (WHATWG "last event ID buffer"), `undefined` until a server sends one. */
   readonly id: string | undefined
-  /** The reconnection time in milliseconds set by a `retry` field of this event, if any. */
+  /**
+   * The stream's reconnection time in milliseconds when this event was dispatched: the value of the last valid
+   * `retry` field so far, in this event's block or any block before it (one without data included), `undefined`
+   * until the server sends one.
+   */
   readonly retry: number | undefined
 }
 
@@ -17,6 +24,7 @@ export class SseStage implements Stage<SseEvent> {
   out: Array<SseEvent> = []
   readonly sawDone = false
   readonly checksEnd = false
+  readonly errorsWithoutData = false
   event(event: string, data: string, id: string | undefined, retry: number | undefined): boolean {
     this.out.push({ event, data, id, retry })
     return true

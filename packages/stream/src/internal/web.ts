@@ -29,9 +29,12 @@ type TextDecoderConstructor = new (
   options?: { fatal?: boolean; ignoreBOM?: boolean },
 ) => TextDecoderLike
 
-/** Makes a WHATWG `TextDecoder` for UTF-8 (every supported runtime has one). */
+/**
+ * Makes a WHATWG `TextDecoder` for UTF-8 (every supported runtime has one) that keeps a BOM as U+FEFF: the caller
+ * drops the leading one itself (see `utf8.ts` for why).
+ */
 export const makeTextDecoder = (): TextDecoderLike =>
-  new (globalThis as unknown as { TextDecoder: TextDecoderConstructor }).TextDecoder("utf-8")
+  new (globalThis as unknown as { TextDecoder: TextDecoderConstructor }).TextDecoder("utf-8", { ignoreBOM: true })
 
 const timers = globalThis as unknown as {
   setTimeout(callback: () => void, ms: number): unknown

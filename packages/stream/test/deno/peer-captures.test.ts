@@ -1,0 +1,3 @@
+import { peerCaptureSuite } from "../peer-captures.ts"
+
+peerCaptureSuite("deno")
