@@ -26,8 +26,6 @@ export interface AdapterUnderTest {
   readonly mock: () => Promise<ServedMock>
   /** What the message of a refused connection says on this runtime (default: `/refused/i`). */
   readonly refusedMessage?: RegExp
-  /** How soon after an abort the mock must see the connection close (default 100 ms). */
-  readonly disconnectWithinMs?: number
   /** Whether `createClient` takes a `fetch` to send requests with (default true). */
   readonly fetchOption?: boolean
 }

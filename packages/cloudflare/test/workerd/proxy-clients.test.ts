@@ -115,7 +115,8 @@ describe("the proxies' client cache", () => {
       text += value
     }
     assert.ok(text.endsWith("data: [DONE]\n\n"), "the stream on the dropped client ran to its end")
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    // The client is closed once its stream has ended: wait for that event (polled), not a fixed 10 ms.
+    for (let i = 0; i < 500 && proxyClients.stats().closed === dropped.closed; i++) await sleep(5)
     const after = proxyClients.stats()
     assert.equal(after.closed - dropped.closed, 1, "then its client was closed")
     assert.equal(after.live, after.cached)

@@ -24,7 +24,7 @@ export const retryTests = (c: Context): void => {
       assert.equal(second?.status, 200)
       const gap = second!.receivedAt - first!.completedAt!
       assert.ok(gap >= 990, `${gap} ms apart`)
-      assert.ok(elapsed >= 990 && elapsed < 3000, `${elapsed} ms`)
+      assert.ok(elapsed >= 990, `streamed after ${elapsed} ms (the retry ${gap} ms after the 429)`)
     })
 
     it("retries 5xx answers with backoff until one succeeds", async () => {
