@@ -1,31 +1,60 @@
 // The team's read-only reference data: `shared/`, beside the repository (real captures, Friendli's public OpenAPI
-// document, the seed). One policy for every test that reads it: present, the test uses it; absent, the test says
-// it skipped; absent while `CI` is set, that is an error, since CI always has it.
+// document, the seed), or wherever FRIENDLI_SHARED_DIR points. One policy for every test that reads it: present, the
+// test runs; absent, the test is reported as skipped with the reason; absent while FRIENDLI_REQUIRE_SHARED is set
+// (.ci/run sets it where shared/ exists), the test runs and fails, saying what is missing.
 import { existsSync } from "node:fs"
+import { join, resolve } from "node:path"
 import process from "node:process"
 import { fileURLToPath } from "node:url"
 
 /**
- * The absolute path of `shared/<relative>` (the folder beside the repository), whether or not it exists.
+ * The folder of the shared data: FRIENDLI_SHARED_DIR when set, else `shared/` beside the repository.
+ *
+ * @returns {string}
+ * @since 0.2.0
+ */
+export const sharedRoot = () =>
+  resolve(process.env.FRIENDLI_SHARED_DIR || fileURLToPath(new URL("../../../../shared/", import.meta.url)))
+
+/**
+ * The absolute path of `<shared root>/<relative>`, whether or not it exists.
  *
  * @param {string} relative
  * @returns {string}
  * @since 0.1.0
  */
-export const sharedPath = (relative) => fileURLToPath(new URL(`../../../../shared/${relative}`, import.meta.url))
+export const sharedPath = (relative) => join(sharedRoot(), relative)
+
+/** @returns {boolean} */
+const required = () => {
+  const value = process.env.FRIENDLI_REQUIRE_SHARED?.trim().toLowerCase()
+  return value !== undefined && value !== "" && value !== "0" && value !== "false"
+}
 
 /**
- * `shared/<relative>` when it exists. When it does not: throws in CI (where it must exist), and otherwise logs that
- * the caller skips and returns undefined.
+ * Why a test that reads `<shared root>/<relative>` cannot run here (for `it.skipIf`), or `undefined` when it can: the
+ * file is there, or FRIENDLI_REQUIRE_SHARED is set (then the test runs, and `requireShared` fails it).
  *
  * @param {string} relative
  * @returns {string | undefined}
+ * @since 0.2.0
+ */
+export const sharedSkip = (relative) =>
+  existsSync(sharedPath(relative)) || required()
+    ? undefined
+    : `${sharedPath(relative)} is absent (reference data beside the repository; set FRIENDLI_SHARED_DIR to its folder)`
+
+/**
+ * The path of `<shared root>/<relative>`; throws an error that says what is missing when it is absent.
+ *
+ * @param {string} relative
+ * @returns {string}
  * @since 0.1.0
  */
 export const requireShared = (relative) => {
   const path = sharedPath(relative)
   if (existsSync(path)) return path
-  if (process.env.CI) throw new Error(`${path} is missing: CI must run with shared/ beside the repository`)
-  console.warn(`skipping: ${path} is absent (it sits beside the repository on the team's machines only)`)
-  return undefined
+  throw new Error(
+    `${path} is missing${required() ? " and FRIENDLI_REQUIRE_SHARED is set (.ci/run sets it where shared/ exists)" : ""}`,
+  )
 }
