@@ -1,7 +1,8 @@
 // What only the Node adapter has: its Readable views, and connections counted socket by socket on the server.
 import assert from "node:assert/strict"
-import { chunksSent, collect, completionRequest, eventually } from "@friendli-stream/adapter-suite"
+import { chunksSent, eventually } from "@friendli-stream/adapter-suite"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { collect, completionRequest } from "@friendli-stream/test-harness/fixtures"
 import { toNodeReadable } from "../src/index.ts"
 import { apiRequests, type Harness, startMock } from "./support.ts"
 

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect } from "@friendli-stream/test-harness/fixtures"
 import { requireShared, sharedPath, sharedSkip } from "@friendli-stream/test-harness/shared"
 import * as Stream from "effect/Stream"
 import {
@@ -20,7 +21,7 @@ import {
   Sse,
   StreamTruncated,
 } from "../src/index.ts"
-import { cutEvery, iterateAll, pieceStream, runAll, testBody } from "./support.ts"
+import { cutEvery, pieceStream, runAll, testBody } from "./support.ts"
 
 /** The captures, in the team's shared/ folder beside the repository. */
 const CAPTURES = sharedPath("reference/captures/")
@@ -138,7 +139,7 @@ const decodeEffect = (kind: Kind, pieces: Array<Uint8Array>, options: DecodeOpti
     : runAll(CompletionStream.decode(pieceStream(pieces), options) as Stream.Stream<unknown, unknown>)
 
 const decodeFacade = (kind: Kind, pieces: Array<Uint8Array>, options: DecodeOptions) =>
-  iterateAll<unknown>(
+  collect<unknown>(
     kind === "chat"
       ? decodeChatCompletionStream(testBody(pieces).body, options)
       : decodeCompletionStream(testBody(pieces).body, options),

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict"
 import { FriendliClient } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect, completionRequest } from "@friendli-stream/test-harness/fixtures"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import { TOKEN } from "../mock.ts"
-import { type Context, chunksSent, collect, completionRequest, eventually, lastApiRequest } from "../support.ts"
+import { type Context, chunksSent, eventually, lastApiRequest } from "../support.ts"
 
 /** A slow stream: one event every 30 ms, 40 of them (about 1.2 s). */
 const slow = () => completionRequest("Tell me a long story", { max_tokens: 40, ignore_eos: true })

@@ -11,15 +11,8 @@ import {
   UnprocessableEntityError,
 } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
-import {
-  type AdapterClientOptions,
-  apiRequests,
-  type Context,
-  chatRequest,
-  collect,
-  completionRequest,
-  lastApiRequest,
-} from "../support.ts"
+import { chatRequest, collect, completionRequest } from "@friendli-stream/test-harness/fixtures"
+import { type AdapterClientOptions, apiRequests, type Context, lastApiRequest } from "../support.ts"
 
 export const faultTests = (c: Context): void => {
   const withFault = (fault: string, options: AdapterClientOptions = {}) =>

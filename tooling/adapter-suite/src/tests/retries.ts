@@ -1,8 +1,9 @@
 import assert from "node:assert/strict"
 import { RateLimitError, ServerError } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
+import { chatRequest, collect, completionRequest } from "@friendli-stream/test-harness/fixtures"
 import type { RequestRecord } from "../mock.ts"
-import { apiRequests, type Context, chatRequest, collect, completionRequest } from "../support.ts"
+import { apiRequests, type Context } from "../support.ts"
 
 export const retryTests = (c: Context): void => {
   /** The API requests made since `before` of them had been seen, each settled. */
