@@ -1,8 +1,6 @@
 import type { ViteUserConfig } from "vitest/config"
 
 export interface PackageTestSettings {
-  /** The runtimes the package's suites run on (default: all five). */
-  readonly runtimes?: ReadonlyArray<"node22" | "node24" | "deno" | "bun" | "workerd">
   /** Default test and hook timeout in milliseconds on vitest (default 5000). */
   readonly testTimeout?: number
   /** Extra `@cloudflare/vitest-pool-workers` options for the workerd suite. */
