@@ -5,7 +5,7 @@
 //
 // The package is the working directory unless --package names one (each package's `test` script runs it on the
 // runtimes it supports; turbo's `test` task runs those scripts). node22 / node24: vitest on that Node
-// (tooling/test-harness/src/runtimes.mjs says which binary); deno: deno test; bun: bun test; workerd: vitest with
+// (tooli../test-harness/src/runtimes.ts says which binary); deno: deno test; bun: bun test; workerd: vitest with
 // @cloudflare/vitest-pool-workers. Every runner writes a JUnit report to <package>/reports/<runtime>.xml; this
 // script reads it and writes <package>/reports/<runtime>.json, the suite's outcome that `pnpm test` sums up:
 // counts, the reasons of skipped tests (it.skipIf puts them in the test's name), failures, the `measured:` lines
@@ -17,8 +17,8 @@ import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { delimiter, dirname, join, relative, resolve } from "node:path"
 import { stripVTControlCharacters } from "node:util"
-import { RUNTIMES, testFiles } from "../test-harness/src/files.mjs"
-import { missingRuntimeCounts, ROOT, runtimeBinary } from "../test-harness/src/runtimes.mjs"
+import { RUNTIMES, testFiles } from "../test-harness/src/files.ts"
+import { missingRuntimeCounts, ROOT, runtimeBinary } from "../test-harness/src/runtimes.ts"
 import { parseJUnit } from "./lib/junit.mjs"
 
 const HARNESS = join(ROOT, "tooling/test-harness")

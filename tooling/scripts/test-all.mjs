@@ -18,9 +18,9 @@ import { execFileSync, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { RUNTIMES } from "../test-harness/src/files.mjs"
-import { ROOT } from "../test-harness/src/runtimes.mjs"
-import { sharedRoot } from "../test-harness/src/shared.mjs"
+import { RUNTIMES } from "../test-harness/src/files.ts"
+import { ROOT } from "../test-harness/src/runtimes.ts"
+import { sharedRoot } from "../test-harness/src/shared.ts"
 
 const started = Date.now()
 const BIN = join(ROOT, "node_modules/.bin")

@@ -10,23 +10,19 @@ import { fileURLToPath } from "node:url"
 /**
  * The folder of the shared data: FRIENDLI_SHARED_DIR when set, else `shared/` beside the repository.
  *
- * @returns {string}
  * @since 0.2.0
  */
-export const sharedRoot = () =>
+export const sharedRoot = (): string =>
   resolve(process.env.FRIENDLI_SHARED_DIR || fileURLToPath(new URL("../../../../shared/", import.meta.url)))
 
 /**
  * The absolute path of `<shared root>/<relative>`, whether or not it exists.
  *
- * @param {string} relative
- * @returns {string}
  * @since 0.1.0
  */
-export const sharedPath = (relative) => join(sharedRoot(), relative)
+export const sharedPath = (relative: string): string => join(sharedRoot(), relative)
 
-/** @returns {boolean} */
-const required = () => {
+const required = (): boolean => {
   const value = process.env.FRIENDLI_REQUIRE_SHARED?.trim().toLowerCase()
   return value !== undefined && value !== "" && value !== "0" && value !== "false"
 }
@@ -35,11 +31,9 @@ const required = () => {
  * Why a test that reads `<shared root>/<relative>` cannot run here (for `it.skipIf`), or `undefined` when it can: the
  * file is there, or FRIENDLI_REQUIRE_SHARED is set (then the test runs, and `requireShared` fails it).
  *
- * @param {string} relative
- * @returns {string | undefined}
  * @since 0.2.0
  */
-export const sharedSkip = (relative) =>
+export const sharedSkip = (relative: string): string | undefined =>
   existsSync(sharedPath(relative)) || required()
     ? undefined
     : `${sharedPath(relative)} is absent (reference data beside the repository; set FRIENDLI_SHARED_DIR to its folder)`
@@ -47,11 +41,9 @@ export const sharedSkip = (relative) =>
 /**
  * The path of `<shared root>/<relative>`; throws an error that says what is missing when it is absent.
  *
- * @param {string} relative
- * @returns {string}
  * @since 0.1.0
  */
-export const requireShared = (relative) => {
+export const requireShared = (relative: string): string => {
   const path = sharedPath(relative)
   if (existsSync(path)) return path
   throw new Error(
