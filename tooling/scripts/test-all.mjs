@@ -1,153 +1,160 @@
 #!/usr/bin/env node
 // `pnpm test`: every check and every suite, then one summary.
 //
-//   1. pnpm build                     4. codegen drift check      7. every package with a test/ folder
-//   2. biome check . (lint + format)  5. publint, per publishable    on each runtime it declares
-//   3. pnpm typecheck (turbo)            package                     (default: node22 node24 deno bun workerd)
-//                                     6. consumer project (tooling/scripts/consumer-check.mjs: the packed
-//                                        packages installed by npm outside the repo, the README examples)
+//   1. pnpm build            3. typecheck (turbo)     5. publint (turbo)   7. turbo run test: each package's `test`
+//   2. biome check .         4. codegen drift check   6. consumer project     script (run-suite.mjs on its runtimes)
 //
-// Everything runs even when an earlier step failed (turbo too: it goes on with the packages whose
-// dependencies built). Each check counts as one test, passed or failed;
-// each suite counts its test cases from its JUnit report (reports/<package>/<runtime>.xml), plus one
-// failure for a runner that did not start, ran no test or failed outside its tests. A runtime whose binary is
-// missing (no Node 22 or 24 package on this platform, see run-suite.mjs) is not run: each of its suites counts as one
-// skipped test, and the summary says why; in CI each counts as a failure instead. The last line is
-// `N passed, N failed` (`, N skipped` when some were). Exit code 1 when anything failed.
+// Everything runs even when an earlier step failed. Each check counts as one test, passed or failed; each suite
+// counts its test cases from <package>/reports/<runtime>.json (written by run-suite.mjs, restored by turbo when the
+// package and what it depends on are unchanged: cached suites are not run again). The summary lists the skipped
+// tests' reasons, the `measured:` lines tests printed, and the wall time; the last line is
+// `N passed, N skipped, N failed`. Exit code 1 when anything failed.
 //
-// `pnpm test --jobs=N` (default 1): how many suites run side by side; with more than one, each suite's
-// output is printed whole when it ends. One at a time by default: on 2 cores, two CPU-bound suites side
-// by side take nearly as long in total and push slow tests past their timeouts.
-import { spawn } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
-import { join, relative } from "node:path"
-import { RUNTIMES } from "../test-harness/src/files.mjs"
-import { parseJUnit } from "./lib/junit.mjs"
-import { plan, ROOT, readManifest, reportName, runSuite, unavailableRuntimes, workspacePackages } from "./run-suite.mjs"
-
-process.env.TURBO_TELEMETRY_DISABLED = "1"
-process.env.WRANGLER_SEND_METRICS = "false"
-process.env.DENO_NO_UPDATE_CHECK = "1"
+// `pnpm test --concurrency=N` (default 2): how many packages turbo tests side by side. Two: the core's property
+// tests keep one core busy for minutes while the other suites, which mostly wait on timers and sockets, take the
+// other; no test depends on how busy the machine is (they wait on events, not on delays). `pnpm test --only=<package>` (a turbo filter, repeatable)
+// runs only those packages' suites; the checks still run. (`pnpm test --filter` would be pnpm's own filter.)
+import { execFileSync, spawn } from "node:child_process"
+import { createHash } from "node:crypto"
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { RUNTIMES } from "../test-harness/src/files.ts"
+import { ROOT } from "../test-harness/src/runtimes.ts"
+import { sharedRoot } from "../test-harness/src/shared.ts"
 
 const started = Date.now()
 const BIN = join(ROOT, "node_modules/.bin")
-const jobsArg = process.argv.find((a) => a.startsWith("--jobs="))
-const jobs = Math.max(1, Number(jobsArg?.slice("--jobs=".length) ?? 1) || 1)
+const concurrency = process.argv.find((a) => a.startsWith("--concurrency="))?.slice("--concurrency=".length) ?? "2"
+const filters = process.argv.filter((a) => a.startsWith("--only=")).map((a) => `--filter=${a.slice("--only=".length)}`)
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", WRANGLER_SEND_METRICS: "false", DENO_NO_UPDATE_CHECK: "1" }
 
-/** @type {Array<{ name: string, ok: boolean, seconds: number, detail: string }>} */
+/**
+ * What the suites read from outside the repository, as one hash for turbo's cache key (turbo.json's `env`): the
+ * shared data's files (path, size, modification time) and whether Chromium is there.
+ */
+const testData = () => {
+  const hash = createHash("sha256")
+  const walk = (/** @type {string} */ dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, e.name)
+      if (e.isDirectory()) walk(path)
+      else if (e.isFile()) hash.update(`${path} ${statSync(path).size} ${statSync(path).mtimeMs}\n`)
+    }
+  }
+  if (existsSync(sharedRoot())) walk(sharedRoot())
+  else hash.update("no shared data\n")
+  hash.update(`chromium: ${existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")}\n`)
+  return hash.digest("hex").slice(0, 16)
+}
+env.FRIENDLI_TEST_DATA = testData()
+
+/** @type {Array<{ name: string, ok: boolean, seconds: number }>} */
 const checks = []
 
 /**
- * Runs one check to its end, its output shown as it comes, and records it as one test.
+ * Runs one command to its end, its output shown as it comes, and records it as one check.
  *
  * @param {string} name
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd?: string }} [options]
  */
-const check = async (name, command, args, options = {}) => {
-  console.log(`\n━━━ ${name}: ${[command, ...args].map((a) => relative(ROOT, a) || a).join(" ")} ━━━`)
+const check = async (name, command, args) => {
+  console.log(`\n━━━ ${name}: ${[command.replace(`${BIN}/`, ""), ...args].join(" ")} ━━━`)
   const t0 = Date.now()
-  const outcome = await new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, stdio: ["ignore", "inherit", "inherit"] })
-    child.on("error", (error) => resolve({ ok: false, detail: `could not start: ${error.message}` }))
-    child.on("close", (code, signal) =>
-      resolve(code === 0 ? { ok: true, detail: "" } : { ok: false, detail: `exited with ${code ?? signal}` }),
-    )
+  const ok = await new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env })
+    child.on("error", (error) => {
+      console.error(`could not start ${command}: ${error.message}`)
+      resolve(false)
+    })
+    child.on("close", (code) => resolve(code === 0))
   })
   const seconds = (Date.now() - t0) / 1000
-  checks.push({ name, seconds, ...outcome })
-  console.log(`━━━ ${name}: ${outcome.ok ? "ok" : `FAILED (${outcome.detail})`} (${seconds.toFixed(1)}s)`)
+  checks.push({ name, ok, seconds })
+  console.log(`━━━ ${name}: ${ok ? "ok" : "FAILED"} (${seconds.toFixed(1)}s)`)
 }
 
-await check("build", "pnpm", ["build", "--continue=dependencies-successful"])
+const turbo = join(BIN, "turbo")
+await check("build", turbo, ["run", "build", "--continue=dependencies-successful", "--output-logs=errors-only"])
 await check("lint + format", join(BIN, "biome"), ["check", "."])
-await check("typecheck", "pnpm", ["typecheck", "--continue=dependencies-successful"])
+await check("typecheck", turbo, ["run", "typecheck", "--continue=dependencies-successful", "--output-logs=errors-only"])
 await check("codegen drift", process.execPath, [join(ROOT, "tooling/scripts/codegen-check.mjs")])
-for (const dir of workspacePackages()) {
-  const manifest = readManifest(dir)
-  if (manifest.private === true) continue
-  await check(`publint ${manifest.name}`, join(BIN, "publint"), ["run", dir], { cwd: dir })
-}
+await check("publint", turbo, ["run", "publint", "--continue", "--output-logs=errors-only"])
 await check("consumer project", process.execPath, [join(ROOT, "tooling/scripts/consumer-check.mjs")])
+const testArgs = ["run", "test", ...filters, "--continue", `--concurrency=${concurrency}`, "--output-logs=new-only"]
+await check("suites (turbo run test)", turbo, testArgs)
+// The suites' own outcomes replace that check's one count.
+const suitesOk = checks.pop()?.ok ?? false
 
-// The suites, `jobs` at a time.
-const { pairs, errors } = plan(["all"], [])
-for (const e of errors) {
-  console.error(`\n✗ ${e}`)
-  checks.push({ name: "test settings", ok: false, seconds: 0, detail: e })
-}
+// The packages turbo tested (as its dry run lists them), and the outcome of each of their suites.
+const dry = JSON.parse(execFileSync(turbo, ["run", "test", ...filters, "--dry=json"], { cwd: ROOT, env }).toString())
+/** @type {string[]} */
+const tested = dry.tasks.filter((t) => t.task === "test" && t.command !== "<NONEXISTENT>").map((t) => t.directory)
 /** @type {Array<import("./run-suite.mjs").SuiteResult>} */
 const results = []
-let cursor = 0
-await Promise.all(
-  Array.from({ length: Math.min(jobs, pairs.length) }, async () => {
-    while (cursor < pairs.length) {
-      const pair = pairs[cursor++]
-      if (pair !== undefined) results.push(await runSuite(pair.dir, pair.runtime, { buffered: jobs > 1 }))
-    }
-  }),
-)
-
-// The summary.
-const packages = [...new Set(pairs.map((p) => p.dir))]
-const cell = (/** @type {string} */ dir, /** @type {string} */ runtime) => {
-  const r = results.find((x) => x.dir === dir && x.runtime === runtime)
-  if (r === undefined) return "-"
-  if (r.unavailable !== undefined) return "skipped"
-  return `${r.passed}/${r.failed}/${r.skipped}${r.failed > 0 ? " ✗" : ""}`
-}
-const rows = [
-  ["package", ...RUNTIMES],
-  ...packages.map((dir) => [reportName(dir), ...RUNTIMES.map((r) => cell(dir, r))]),
-]
-const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? "").length))) ?? []
-const line = (/** @type {string[]} */ row) => row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ")
-
-console.log("\n━━━ summary ━━━\n")
-for (const c of checks) {
-  console.log(`${c.ok ? "✓" : "✗"} ${c.name.padEnd(40)} ${c.ok ? "" : `${c.detail} `}(${c.seconds.toFixed(1)}s)`)
-}
-console.log("\nsuites: passed/failed/skipped per package and runtime (- = not declared, skipped = runtime missing)\n")
-console.log(line(rows[0] ?? []))
-console.log(line(widths.map((w) => "─".repeat(w))))
-for (const row of rows.slice(1)) console.log(line(row))
-const firstLine = (/** @type {string} */ s) => {
-  const first = s.trim().split("\n")[0] ?? ""
-  return first.length > 100 ? `${first.slice(0, 100)}…` : first
-}
-const failedSuites = results.filter((r) => r.failed > 0)
-if (failedSuites.length > 0) {
-  console.log("\nfailed:")
-  for (const r of failedSuites) {
-    const cases = existsSync(r.report) ? parseJUnit(readFileSync(r.report, "utf8")) : []
-    const names = cases
-      .filter((c) => c.status === "failed")
-      .map((c) => (c.message === "" ? c.name : `${c.name}: ${firstLine(c.message)}`))
-    console.log(`  ${r.package} on ${r.runtime}:`)
-    for (const n of names.slice(0, 10)) console.log(`    ✗ ${n}`)
-    if (names.length > 10) console.log(`    … and ${names.length - 10} more`)
-    for (const p of r.problems) console.log(`    ✗ ${p}`)
+for (const dir of tested.sort()) {
+  for (const runtime of RUNTIMES) {
+    const path = join(ROOT, dir, "reports", `${runtime}.json`)
+    if (existsSync(path)) results.push(JSON.parse(readFileSync(path, "utf8")))
   }
 }
 
-const unavailable = unavailableRuntimes(results)
-if (unavailable.length > 0) {
-  console.log("\nnot run (counted as skipped):")
-  for (const u of unavailable) console.log(`  - ${u}`)
+// The summary.
+console.log("\n━━━ summary ━━━\n")
+for (const c of checks) console.log(`${c.ok ? "✓" : "✗"} ${c.name.padEnd(24)} (${c.seconds.toFixed(1)}s)`)
+const packages = [...new Set(results.map((r) => r.package))]
+const rows = [
+  ["suite: passed/skipped/failed", ...RUNTIMES],
+  ...packages.map((p) => [
+    p,
+    ...RUNTIMES.map((runtime) => {
+      const r = results.find((x) => x.package === p && x.runtime === runtime)
+      return r === undefined ? "-" : `${r.passed}/${r.skipped}/${r.failed}${r.failed > 0 ? " ✗" : ""}`
+    }),
+  ]),
+]
+const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)))
+console.log()
+for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  "))
+
+for (const r of results.filter((x) => x.failed > 0)) {
+  console.log(`\nfailed: ${r.package} on ${r.runtime}`)
+  for (const f of [...r.failures.slice(0, 10), ...r.problems]) console.log(`  ✗ ${f}`)
+  if (r.failures.length > 10) console.log(`  … and ${r.failures.length - 10} more`)
 }
 
-const total = { passed: 0, failed: 0, skipped: 0 }
+/** @type {Map<string, number>} */
+const skips = new Map()
+for (const r of results) for (const s of r.skips) skips.set(s, (skips.get(s) ?? 0) + 1)
+if (skips.size > 0) {
+  console.log("\nskipped:")
+  for (const [reason, n] of skips) console.log(`  - ${n} × ${reason}`)
+}
+const measured = results.flatMap((r) => r.measured.map((m) => `${r.package} on ${r.runtime}: ${m}`))
+if (measured.length > 0) {
+  console.log("\nmeasured:")
+  for (const m of measured) console.log(`  ${m}`)
+}
+
+const total = { passed: 0, skipped: 0, failed: 0 }
 for (const c of checks) total[c.ok ? "passed" : "failed"]++
 for (const r of results) {
   total.passed += r.passed
-  total.failed += r.failed
   total.skipped += r.skipped
+  total.failed += r.failed
 }
-if (pairs.length === 0) {
-  console.log("\n✗ no package has a test/ folder: nothing was tested")
+if (!suitesOk && results.every((r) => r.failed === 0)) {
+  console.log("\n✗ turbo run test failed, and no suite says why (see its output above)")
+  total.failed++
+}
+if (results.length === 0) {
+  console.log("\n✗ no suite ran: nothing was tested")
   total.failed++
 }
 console.log(`\npnpm test took ${((Date.now() - started) / 1000).toFixed(0)}s`)
-console.log(`\n${total.passed} passed, ${total.failed} failed${total.skipped > 0 ? `, ${total.skipped} skipped` : ""}`)
+const reasons = [...skips.keys()].map((s) => s.replace(/ \(reference data beside.*\)$/, ""))
+console.log(
+  `${total.passed} passed, ${total.skipped} skipped, ${total.failed} failed` +
+    (reasons.length > 0 ? ` (skipped: ${reasons.join("; ")})` : ""),
+)
 process.exitCode = total.failed === 0 ? 0 : 1

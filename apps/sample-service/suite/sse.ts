@@ -1,5 +1,6 @@
-// Test helpers of the samples (the Deno and Bun apps, the Worker): a POST to the app, and a plain SSE reader
-// (independent of the code under test). Web standards only.
+// Test helpers of the samples (the Deno and Bun apps, the Worker): a POST to the app, and its events read with the
+// harness's SSE parser (independent of the code under test). Web standards only.
+import { parseSse, readBody } from "@friendli-stream/test-harness/fixtures"
 
 /** `POST /v1/stream` with a JSON body (a string is sent as it is). */
 export const post = (url: string, body: unknown, signal?: AbortSignal): Promise<Response> =>
@@ -10,29 +11,10 @@ export const post = (url: string, body: unknown, signal?: AbortSignal): Promise<
     ...(signal === undefined ? {} : { signal }),
   })
 
-/** The `data:` of every event of a response body, and how many reads the body came in. */
+/** The `data:` of every event of a response body (the harness's SSE parser), and how many reads the body came in. */
 export const readSse = async (res: Response): Promise<{ events: Array<string>; reads: number }> => {
-  const reader = res.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ""
-  let reads = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    reads++
-    text += decoder.decode(value, { stream: true })
-  }
-  const events = text
-    .split(/\r?\n\r?\n/)
-    .filter((block) => block.trim() !== "")
-    .map((block) =>
-      block
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).trimStart())
-        .join("\n"),
-    )
-  return { events, reads }
+  const { pieces, text } = await readBody(res)
+  return { events: parseSse(text).events.map((e) => e.data), reads: pieces.length }
 }
 
 /** The text of choice 0 over every chunk. */

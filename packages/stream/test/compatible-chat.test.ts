@@ -1,8 +1,9 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect } from "@friendli-stream/test-harness/fixtures"
 import * as Effect from "effect/Effect"
 import { ChatCompletionStream, ChunkDecodeError, decodeChatCompletionStream } from "../src/index.ts"
-import { chatChunk, iterateAll, pieceStream, reads, runAll, sseBody, testBody } from "./support.ts"
+import { chatChunk, pieceStream, reads, runAll, sseBody, testBody } from "./support.ts"
 
 const compatible = { validation: "compatible" } as const
 
@@ -99,7 +100,7 @@ describe("compatible chat deltas", () => {
 
   it("reads content parts the same way through the facade", async () => {
     const effect = await decodeCompatible(mistral)
-    const facade = await iterateAll(decodeChatCompletionStream(testBody(reads(sseBody(mistral))).body, compatible))
+    const facade = await collect(decodeChatCompletionStream(testBody(reads(sseBody(mistral))).body, compatible))
     assert.equal(facade.error, undefined)
     assert.deepEqual(facade.items, effect.items)
   })

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect } from "@friendli-stream/test-harness/fixtures"
 import {
   ApiError,
   decodeChatCompletionStream,
@@ -8,12 +9,12 @@ import {
   SseError,
   StreamTruncated,
 } from "../src/index.ts"
-import { bytes, chatChunk, completionChunk, cutEvery, iterateAll, reads, sseBody, testBody } from "./support.ts"
+import { bytes, chatChunk, completionChunk, cutEvery, reads, sseBody, testBody } from "./support.ts"
 
 describe("plain facade", () => {
   it("iterates typed completion chunks with for await", async () => {
     const { body, state } = testBody(cutEvery(bytes(sseBody([completionChunk("a"), completionChunk("b")])), 7))
-    const { items, error } = await iterateAll(decodeCompletionStream(body))
+    const { items, error } = await collect(decodeCompletionStream(body))
     assert.equal(error, undefined)
     assert.deepEqual(
       items.map((c) => c.choices[0]?.text),
@@ -24,7 +25,7 @@ describe("plain facade", () => {
 
   it("throws the same typed errors after every whole chunk was delivered", async () => {
     const { body } = testBody(reads(sseBody([completionChunk("a"), completionChunk("b")], { done: false })))
-    const { items, error } = await iterateAll(decodeCompletionStream(body))
+    const { items, error } = await collect(decodeCompletionStream(body))
     assert.equal(items.length, 2)
     assert.ok(error instanceof StreamTruncated)
   })
@@ -44,7 +45,7 @@ describe("plain facade", () => {
 
   it("reports a failing body as SseError ReadFailed", async () => {
     const { body } = testBody(reads(sseBody([completionChunk("a")], { done: false })), { error: new Error("reset") })
-    const { items, error } = await iterateAll(decodeCompletionStream(body))
+    const { items, error } = await collect(decodeCompletionStream(body))
     assert.equal(items.length, 1)
     assert.ok(error instanceof SseError)
     assert.equal(error.reason, "ReadFailed")
@@ -54,17 +55,17 @@ describe("plain facade", () => {
   it("reports a body that is already locked as SseError ReadFailed", async () => {
     const { body } = testBody(reads(sseBody([completionChunk("a")])))
     body.getReader()
-    const { error } = await iterateAll(decodeCompletionStream(body))
+    const { error } = await collect(decodeCompletionStream(body))
     assert.ok(error instanceof SseError)
     assert.equal(error.reason, "ReadFailed")
   })
 
   it("decodes chat chunks, with compatible validation when asked", async () => {
     const { body } = testBody(reads(sseBody([chatChunk({ role: "assistant", content: "hi" })])))
-    const { items } = await iterateAll(decodeChatCompletionStream(body))
+    const { items } = await collect(decodeChatCompletionStream(body))
     assert.equal(items[0]?.choices[0]?.delta.content, "hi")
     const lenient = testBody(reads(sseBody([{ id: "", created: 0, choices: [{ index: 0, delta: { content: "x" } }] }])))
-    const compat = await iterateAll(decodeChatCompletionStream(lenient.body, { validation: "compatible" }))
+    const compat = await collect(decodeChatCompletionStream(lenient.body, { validation: "compatible" }))
     assert.equal(compat.error, undefined)
     assert.equal(compat.items[0]?.choices[0]?.delta?.content, "x")
   })
@@ -79,7 +80,7 @@ describe("plain facade", () => {
     }
     const text = `event: tool_status\ndata: ${JSON.stringify(status)}\n\n${sseBody([chatChunk({ content: "sunny" })])}`
     const { body } = testBody(reads(text))
-    const { items, error } = await iterateAll(decodeToolAssistedChatStream(body))
+    const { items, error } = await collect(decodeToolAssistedChatStream(body))
     assert.equal(error, undefined)
     assert.deepEqual(
       items.map((e) => e._tag),
@@ -91,7 +92,7 @@ describe("plain facade", () => {
 
   it("throws ApiError for an error inside a 200 stream", async () => {
     const { body } = testBody(reads('data: {"error":{"message":"overloaded","type":"server_error"}}\n\n'))
-    const { error } = await iterateAll(decodeChatCompletionStream(body))
+    const { error } = await collect(decodeChatCompletionStream(body))
     assert.ok(error instanceof ApiError)
     assert.equal(error.retryable, true)
   })

@@ -7,13 +7,11 @@
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import { describe, it } from "@friendli-stream/test-harness"
-import { requireShared, sharedPath } from "@friendli-stream/test-harness/shared"
+import { requireShared, sharedSkip } from "@friendli-stream/test-harness/shared"
 import * as Effect from "effect/Effect"
 import { ChatCompletionStream, StreamMetrics } from "../src/index.ts"
 import { referenceChunks } from "./captures.ts"
 import { cutEvery, pieceStream } from "./support.ts"
-
-const PEER_CAPTURES = sharedPath("reference/peer-captures/")
 
 /** The reasoning streams, with the start of their reasoning and of their answer as a person reads them. */
 const REASONING: Record<string, { readonly reasoning: string; readonly answer: string }> = {
@@ -57,28 +55,10 @@ const rawTexts = (chunks: ReadonlyArray<unknown>): { reasoning: string; answer: 
 
 /** Declares the suite (call it from a runtime's test file). */
 export const peerCaptureSuite = (runtime: string): void => {
-  describe(`real reasoning streams (${runtime})`, () => {
-    let present: string | undefined
-    let missing: unknown
-    try {
-      present = requireShared("reference/peer-captures/")
-    } catch (error) {
-      missing = error
-    }
-    if (present === undefined) {
-      if (missing !== undefined) {
-        it("finds ../shared/reference/peer-captures (required in CI)", () => {
-          throw missing
-        })
-      } else {
-        it(`skips: ${PEER_CAPTURES} is absent (it sits beside the repository; CI requires it)`, () => {})
-      }
-      return
-    }
-
+  describe.skipIf(sharedSkip("reference/peer-captures/"))(`real reasoning streams (${runtime})`, () => {
     for (const [file, starts] of Object.entries(REASONING)) {
       it(`folds ${file} in compatible mode into its reasoning_content and its content`, async () => {
-        const bytes = new Uint8Array(readFileSync(`${PEER_CAPTURES}${file}`))
+        const bytes = new Uint8Array(readFileSync(`${requireShared("reference/peer-captures/")}${file}`))
         const expected = rawTexts(referenceChunks(bytes))
         assert.ok(expected.reasoning.length > 0, "the capture holds reasoning")
         assert.ok(expected.reasoning.startsWith(starts.reasoning))

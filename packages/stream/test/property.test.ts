@@ -1,8 +1,9 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect } from "@friendli-stream/test-harness/fixtures"
 import fc from "fast-check"
 import { CompletionStream, decodeCompletionStream, isStreamError, Sse, SseError } from "../src/index.ts"
-import { bytes, completionChunk, concat, cutAt, iterateAll, pieceStream, runAll, testBody } from "./support.ts"
+import { bytes, completionChunk, concat, cutAt, pieceStream, runAll, testBody } from "./support.ts"
 
 type Ev = { event: string; data: string; id: string | undefined; retry: number | undefined }
 
@@ -109,7 +110,7 @@ describe("properties", () => {
             effect.items.map((c) => [c.choices[0]?.text, c.choices[0]?.token, c.choices[0]?.finish_reason]),
             chunks.map((c, i) => [c.text, c.token, expected[i]]),
           )
-          const facade = await iterateAll(decodeCompletionStream(testBody(pieces).body))
+          const facade = await collect(decodeCompletionStream(testBody(pieces).body))
           assert.equal(facade.error, undefined)
           assert.deepEqual(facade.items, effect.items)
           const fromBody = await runAll(CompletionStream.fromReadableStream(testBody(pieces).body))
@@ -151,7 +152,7 @@ describe("properties", () => {
               CompletionStream.decode(pieceStream(pieces), { validation, maxEventBytes: 4096 }),
             )
             if (effect.error !== undefined) assert.ok(isStreamError(effect.error), String(effect.error))
-            const facade = await iterateAll(
+            const facade = await collect(
               decodeCompletionStream(testBody(pieces).body, { validation, maxEventBytes: 4096 }),
             )
             if (facade.error !== undefined) assert.ok(isStreamError(facade.error), String(facade.error))

@@ -87,17 +87,6 @@ export const runAll = <A, E>(stream: Stream.Stream<A, E>): Promise<{ items: Arra
     }),
   )
 
-/** Iterates a facade iterable: the items delivered, and the error thrown (if any). */
-export const iterateAll = async <A>(it: AsyncIterable<A>): Promise<{ items: Array<A>; error: unknown }> => {
-  const items: Array<A> = []
-  try {
-    for await (const a of it) items.push(a)
-    return { items, error: undefined }
-  } catch (error) {
-    return { items, error }
-  }
-}
-
 /** A strict Friendli completion chunk as it is on the wire. */
 export const completionChunk = (
   text: string,

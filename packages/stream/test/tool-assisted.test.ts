@@ -1,5 +1,6 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect } from "@friendli-stream/test-harness/fixtures"
 import * as Schema from "effect/Schema"
 import {
   ApiError,
@@ -10,7 +11,7 @@ import {
   ToolAssistedChatStream,
 } from "../src/index.ts"
 import { BASE, fakeServer } from "./client-support.ts"
-import { chatChunk, iterateAll, pieceStream, reads, runAll, sseBody, testBody } from "./support.ts"
+import { chatChunk, pieceStream, reads, runAll, sseBody, testBody } from "./support.ts"
 
 /** A tool status as Friendli sends it (the spec's example, with the fields of a failure). */
 const toolStatus = (status: "STARTED" | "ERRORED" | "ENDED", error: unknown = null) => ({
@@ -53,7 +54,7 @@ describe("tool-assisted chat", () => {
       const errored = effect.items[1]
       assert.ok(errored?._tag === "ToolStatus")
       assert.deepEqual(errored.status.error, failure)
-      const facade = await iterateAll(decodeToolAssistedChatStream(testBody(reads(failingToolBody())).body, options))
+      const facade = await collect(decodeToolAssistedChatStream(testBody(reads(failingToolBody())).body, options))
       assert.equal(facade.error, undefined)
       assert.deepEqual(facade.items, effect.items)
       const body = await runAll(ToolAssistedChatStream.fromReadableStream(testBody(reads(failingToolBody())).body))

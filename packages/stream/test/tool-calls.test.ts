@@ -1,5 +1,6 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect } from "@friendli-stream/test-harness/fixtures"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import {
@@ -8,7 +9,7 @@ import {
   decodeChatCompletionStream,
   ToolAssistedChatStream,
 } from "../src/index.ts"
-import { chatChunk, iterateAll, pieceStream, reads, runAll, sseBody, testBody } from "./support.ts"
+import { chatChunk, pieceStream, reads, runAll, sseBody, testBody } from "./support.ts"
 
 const compatible = { validation: "compatible" } as const
 
@@ -142,7 +143,7 @@ describe("tool calls in compatible mode", () => {
           [1, 1],
         ],
       )
-      const facade = await iterateAll(
+      const facade = await collect(
         decodeChatCompletionStream(testBody(reads(sseBody(twoChoices(round)))).body, compatible),
       )
       assert.deepEqual(facade.items, items)

@@ -1,17 +1,7 @@
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
 import { FAULT_SWITCHES, FaultSpecError, parseFaultSpec, requestIdOf } from "../src/index.ts"
-import {
-  chatBody,
-  completionsBody,
-  newMock,
-  parseSse,
-  post,
-  readPieces,
-  readStream,
-  request,
-  sleep,
-} from "./helpers.ts"
+import { chatBody, completionsBody, newMock, parseSse, post, readBody, readStream, request, sleep } from "./helpers.ts"
 
 const PATH = "/serverless/v1/completions"
 const body = completionsBody({ max_tokens: 5, ignore_eos: true, seed: 1 })
@@ -23,7 +13,7 @@ const clock = () => 1_733_382_157_000
 const withFault = (fault: string, extra: Record<string, unknown> = {}) =>
   post(newMock({ clock }), PATH, { ...body, ...extra }, { headers: { "x-mock-fault": fault } })
 
-const reference = async () => (await readPieces(await post(newMock({ clock }), PATH, body))).text
+const reference = async () => (await readBody(await post(newMock({ clock }), PATH, body))).text
 
 describe("fault spec parsing", () => {
   it("parses every switch", () => {
@@ -142,14 +132,14 @@ describe("stream faults", () => {
   })
 
   it("comments puts a keep-alive comment before every event", async () => {
-    const { text } = await readPieces(await withFault("comments"))
+    const { text } = await readBody(await withFault("comments"))
     assert.equal(parseSse(text).comments, EVENTS)
     assert.ok(text.startsWith(": keep-alive\n\n"))
     assert.deepEqual(parseSse(text).events, parseSse(await reference()).events)
   })
 
   it("keepalive sends comments while the stream waits", async () => {
-    const { text } = await readPieces(await withFault("delay:100,keepalive:30"))
+    const { text } = await readBody(await withFault("delay:100,keepalive:30"))
     const { comments, events } = parseSse(text)
     assert.equal(events.length, EVENTS)
     // 3 per 100 ms gap on an idle machine; at least one per gap on a busy one
@@ -158,7 +148,7 @@ describe("stream faults", () => {
 
   it("bytes:1 writes one byte at a time, multi-byte characters included", async () => {
     const plain = await reference()
-    const { pieces, text } = await readPieces(await withFault("bytes:1"))
+    const { pieces, text } = await readBody(await withFault("bytes:1"))
     assert.ok(pieces.every((p) => p.length === 1))
     assert.equal(text, plain)
     assert.equal(pieces.length, new TextEncoder().encode(plain).length)
@@ -166,7 +156,7 @@ describe("stream faults", () => {
 
   it("cuts multi-byte UTF-8 characters across writes", async () => {
     const wide = completionsBody({ prompt: "wide", max_tokens: 200, ignore_eos: true })
-    const { pieces, text } = await readPieces(await withFault("bytes:3", wide))
+    const { pieces, text } = await readBody(await withFault("bytes:3", wide))
     assert.ok(
       [...text].some((ch) => ch.charCodeAt(0) > 127),
       "the text has non-ASCII characters",
@@ -186,7 +176,7 @@ describe("stream faults", () => {
   })
 
   it("eol:crlf frames events with CRLF and split-eol puts CR and LF in different writes", async () => {
-    const { pieces, text } = await readPieces(await withFault("eol:crlf,split-eol"))
+    const { pieces, text } = await readBody(await withFault("eol:crlf,split-eol"))
     assert.ok(text.includes("\r\n\r\n"))
     assert.ok(!/[^\r]\n/.test(text), "every LF follows a CR")
     const decoded = pieces.map((p) => new TextDecoder().decode(p))
@@ -196,13 +186,13 @@ describe("stream faults", () => {
   })
 
   it("eol:cr frames events with bare CR", async () => {
-    const { text } = await readPieces(await withFault("eol:cr"))
+    const { text } = await readBody(await withFault("eol:cr"))
     assert.ok(!text.includes("\n"))
     assert.deepEqual(parseSse(text).events, parseSse(await reference()).events)
   })
 
   it("coalesce:3 puts three events in one write", async () => {
-    const { pieces, text } = await readPieces(await withFault("coalesce:3"))
+    const { pieces, text } = await readBody(await withFault("coalesce:3"))
     assert.equal(pieces.length, Math.ceil(EVENTS / 3))
     assert.equal(text, await reference())
   })
@@ -336,7 +326,7 @@ describe("response faults", () => {
   })
 
   it("splits non-streamed bodies with bytes:N", async () => {
-    const { pieces, text } = await readPieces(await withFault("bytes:7", { stream: false }))
+    const { pieces, text } = await readBody(await withFault("bytes:7", { stream: false }))
     assert.ok(pieces.slice(0, -1).every((p) => p.length === 7))
     assert.doesNotThrow(() => JSON.parse(text))
   })

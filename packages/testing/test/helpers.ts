@@ -1,5 +1,14 @@
-// Shared helpers of the portable tests: requests to a mock, and an independent SSE reader to check its output.
+// Shared helpers of the portable tests: requests to a mock, and its output read with the harness's SSE parser.
+import {
+  chatRequest,
+  completionRequest,
+  parseSse,
+  readBody,
+  type SseEvent,
+} from "@friendli-stream/test-harness/fixtures"
 import { createMockFriendli, type MockFriendli, type MockFriendliOptions } from "../src/index.ts"
+
+export { parseSse, readBody, type SseEvent }
 
 export const BASE = "http://mock.test"
 export const TOKEN = "test-token"
@@ -29,53 +38,11 @@ export const post = (mock: MockFriendli, path: string, body: unknown, options: P
 
 export const newMock = (options: MockFriendliOptions = {}): MockFriendli => createMockFriendli(options)
 
-/** Every piece the body was read in, and the whole text. */
-export const readPieces = async (response: Response): Promise<{ pieces: Array<Uint8Array>; text: string }> => {
-  const reader = response.body!.getReader()
-  const pieces: Array<Uint8Array> = []
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    pieces.push(value)
-  }
-  const all = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of pieces) {
-    all.set(p, at)
-    at += p.length
-  }
-  return { pieces, text: new TextDecoder().decode(all) }
-}
-
-export interface SseEvent {
-  readonly event: string | undefined
-  readonly data: string
-}
-
-/** A plain SSE parser (any of CRLF, LF, CR; comments skipped), independent of the code under test. */
-export const parseSse = (text: string): { events: Array<SseEvent>; comments: number } => {
-  const lines = text.split(/\r\n|\r|\n/)
-  const events: Array<SseEvent> = []
-  let comments = 0
-  let event: string | undefined
-  let data: Array<string> = []
-  for (const line of lines) {
-    if (line === "") {
-      if (data.length > 0) events.push({ event, data: data.join("\n") })
-      event = undefined
-      data = []
-    } else if (line.startsWith(":")) comments++
-    else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""))
-    else if (line.startsWith("event:")) event = line.slice(6).replace(/^ /, "")
-  }
-  return { events, comments }
-}
-
 /** The JSON payloads of a stream (without `[DONE]`), and whether it ended with `[DONE]`. */
 export const readStream = async (
   response: Response,
 ): Promise<{ chunks: Array<Record<string, unknown>>; events: Array<SseEvent>; done: boolean; text: string }> => {
-  const { text } = await readPieces(response)
+  const { text } = await readBody(response)
   const { events } = parseSse(text)
   const done = events.at(-1)?.data === "[DONE]"
   const chunks = events.filter((e) => e.data !== "[DONE]").map((e) => JSON.parse(e.data) as Record<string, unknown>)
@@ -110,16 +77,13 @@ export const accumulateText = (chunks: ReadonlyArray<Record<string, unknown>>): 
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-export const completionsBody = (extra: Record<string, unknown> = {}) => ({
-  model: "meta-llama-3.1-8b-instruct",
-  prompt: "Say this is a test",
-  stream: true,
-  ...extra,
-})
+/**
+ * A streamed completions request (the shared builder's, with `stream: true` and no `max_tokens`, so that the mock
+ * answers at its own length); `extra` adds or overrides fields.
+ */
+export const completionsBody = (extra: Record<string, unknown> = {}) =>
+  completionRequest("Say this is a test", { stream: true, max_tokens: undefined, ...extra })
 
-export const chatBody = (extra: Record<string, unknown> = {}) => ({
-  model: "meta-llama-3.1-8b-instruct",
-  messages: [{ role: "user", content: "Hello there" }],
-  stream: true,
-  ...extra,
-})
+/** A streamed chat request, as `completionsBody` is for completions; `extra` adds or overrides fields. */
+export const chatBody = (extra: Record<string, unknown> = {}) =>
+  chatRequest("Hello there", { stream: true, max_tokens: undefined, ...extra })

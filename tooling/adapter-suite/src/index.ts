@@ -21,7 +21,7 @@ import { streamTests } from "./tests/stream.ts"
 
 export * from "./mock.ts"
 export type { AdapterClientOptions, AdapterUnderTest } from "./support.ts"
-export { chunksSent, collect, completionRequest, eventually, readText, testClientOptions } from "./support.ts"
+export { chunksSent, eventually, testClientOptions } from "./support.ts"
 
 /**
  * Declares the whole conformance suite for one adapter, under `describe("<name> adapter")`.

@@ -7,6 +7,8 @@
  *
  * @since 0.1.0
  */
+
+import { MODEL } from "@friendli-stream/test-harness/fixtures"
 import {
   createMockFriendli,
   type MockFriendli,
@@ -23,12 +25,8 @@ export type { RequestRecord } from "@friendli-stream/testing"
  */
 export const TOKEN = "test-token"
 
-/**
- * The one model the suite's mock knows (any other gets 404).
- *
- * @since 0.1.0
- */
-export const MODEL = "meta-llama-3.1-8b-instruct"
+/** The one model the suite's mock knows (any other gets 404): the harness fixtures' model. */
+export { MODEL }
 
 /**
  * The options the suite's mock must be made with, wherever it runs.

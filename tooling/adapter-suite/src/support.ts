@@ -1,7 +1,7 @@
 /** What the suite's tests share: the adapter under test, the running mock, clients on it, and small helpers. */
 import type { ClientConfigError, ClientOptions, FriendliClient, PromiseClient } from "@friendli-stream/stream"
 import type * as Layer from "effect/Layer"
-import { MODEL, type RequestRecord, type ServedMock, type SuiteMock, TOKEN } from "./mock.ts"
+import { type RequestRecord, type ServedMock, type SuiteMock, TOKEN } from "./mock.ts"
 
 /**
  * The options every adapter's `createClient` and `layer` take: the shared client options and `fetch`.
@@ -26,8 +26,6 @@ export interface AdapterUnderTest {
   readonly mock: () => Promise<ServedMock>
   /** What the message of a refused connection says on this runtime (default: `/refused/i`). */
   readonly refusedMessage?: RegExp
-  /** How soon after an abort the mock must see the connection close (default 100 ms). */
-  readonly disconnectWithinMs?: number
   /** Whether `createClient` takes a `fetch` to send requests with (default true). */
   readonly fetchOption?: boolean
 }
@@ -109,32 +107,6 @@ export const eventually = async (
   }
 }
 
-/** Iterates a handle: the items delivered, and the error thrown (if any). */
-export const collect = async <A>(it: AsyncIterable<A>): Promise<{ items: Array<A>; error: unknown }> => {
-  const items: Array<A> = []
-  try {
-    for await (const a of it) items.push(a)
-    return { items, error: undefined }
-  } catch (error) {
-    return { items, error }
-  }
-}
-
-/**
- * Reads a byte stream to its end as UTF-8 text. (`toReadableStream()` is typed `{}` under bun-types, whose
- * `Response` the shared client's `WebReadableStream` cannot infer a body type from: callers cast.)
- */
-export const readText = async (body: ReadableStream<Uint8Array>): Promise<string> => {
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  let text = ""
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
-    text += decoder.decode(value, { stream: true })
-  }
-}
-
 /** The API requests the mock saw, oldest first. */
 export const apiRequests = async (mock: SuiteMock): Promise<ReadonlyArray<RequestRecord>> =>
   (await mock.requests()).filter((r) => r.api !== undefined)
@@ -149,21 +121,6 @@ export const lastApiRequest = async (mock: SuiteMock): Promise<RequestRecord> =>
 /** How many data events (chunks, `[DONE]` excluded) a record's response carried. */
 export const chunksSent = (record: RequestRecord): number =>
   record.events.filter((e) => e.type === "chunk" && e.data !== "[DONE]").length
-
-/** A small completions request for the mock's model; `extra` adds or overrides fields. */
-export const completionRequest = (prompt = "Say hello", extra: Record<string, unknown> = {}) => ({
-  model: MODEL,
-  prompt,
-  max_tokens: 12,
-  ...extra,
-})
-
-export const chatRequest = (content = "Say hello", extra: Record<string, unknown> = {}) => ({
-  model: MODEL,
-  messages: [{ role: "user" as const, content }],
-  max_tokens: 12,
-  ...extra,
-})
 
 /** The `_tag` of a thrown value, if it has one. */
 export const tagOf = (error: unknown): string | undefined =>

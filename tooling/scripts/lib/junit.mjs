@@ -4,16 +4,12 @@
 const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }
 
 /** @param {string} s */
-export const unescapeXml = (s) =>
+const unescapeXml = (s) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e) =>
     e[0] === "#"
       ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1)))
       : ENTITIES[/** @type {keyof typeof ENTITIES} */ (e.toLowerCase())],
   )
-
-/** @param {string} s */
-export const escapeXml = (s) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c] ?? c)
 
 /**
  * @typedef {{ name: string, classname: string, status: "passed" | "failed" | "skipped", message: string }} TestCase
@@ -49,15 +45,4 @@ export const parseJUnit = (xml) => {
     })
   }
   return cases
-}
-
-/**
- * Passed, failed and skipped counts of a list of test cases.
- *
- * @param {TestCase[]} cases
- */
-export const countCases = (cases) => {
-  const counts = { passed: 0, failed: 0, skipped: 0 }
-  for (const c of cases) counts[c.status]++
-  return counts
 }

@@ -1,37 +1,12 @@
-/**
- * The harness on `bun test`.
- *
- * Bodies are wrapped so that they take no argument: `bun:test` treats a function that declares a
- * parameter as a `done`-callback test.
- */
+/** The harness on `bun test`. */
 // @ts-expect-error: `bun:test` only exists under Bun; this file is never type-checked by tsc.
 import * as bun from "bun:test"
-import type { TestFunction } from "./index.d.ts"
+import { portable } from "./portable.ts"
 
-export const describe = (name: string, body: () => void): void => {
-  bun.describe(name, () => {
-    body()
-  })
-}
-
-export const it = (name: string, fn: TestFunction, timeout?: number): void => {
-  bun.it(
-    name,
-    async () => {
-      await fn()
-    },
-    timeout,
-  )
-}
-
-export const beforeAll = (fn: TestFunction, timeout?: number): void => {
-  bun.beforeAll(async () => {
-    await fn()
-  }, timeout)
-}
-
-export const afterAll = (fn: TestFunction, timeout?: number): void => {
-  bun.afterAll(async () => {
-    await fn()
-  }, timeout)
-}
+export const { describe, it, beforeAll, afterAll } = portable({
+  describe: bun.describe,
+  it: bun.it,
+  skip: (name: string) => bun.it.skip(name, () => {}),
+  beforeAll: bun.beforeAll,
+  afterAll: bun.afterAll,
+})

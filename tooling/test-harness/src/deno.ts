@@ -8,12 +8,23 @@
  * fails every test of its group; a failing `afterAll` fails the test after which it ran. Timeouts
  * default to 5000 ms, as on vitest and Bun.
  *
- * `deno test` evaluates each test module in its own isolate, so this module's state is per file.
+ * A skipped test is a `Deno.test` with `ignore`, which deno reports as skipped.
+ *
+ * Deno's own BDD module (`@std/testing/bdd`) is on jsr only, which is not reachable from every machine the
+ * suites run on; hence this small runner. `deno test` evaluates each test module in its own isolate, so this
+ * module's state is per file.
  */
 import type { TestFunction } from "./index.d.ts"
+import { portable } from "./portable.ts"
 
 declare const Deno: {
-  test(options: { name: string; fn: () => Promise<void>; sanitizeOps?: boolean; sanitizeResources?: boolean }): void
+  test(options: {
+    name: string
+    fn: () => Promise<void>
+    ignore?: boolean
+    sanitizeOps?: boolean
+    sanitizeResources?: boolean
+  }): void
 }
 
 const DEFAULT_TIMEOUT = 5000
@@ -129,30 +140,29 @@ const runTest = async (group: Group, test: Test): Promise<void> => {
     throw new AggregateError(errors, `${errors.length} errors in test "${test.name}" and its hooks`)
 }
 
-export const describe = (name: string, body: () => void): void => {
+const describeGroup = (name: string, body: () => void): void => {
   assertCollecting(`describe("${name}")`)
   const group = makeGroup(name, current)
   current.children.push(group)
   const parent = current
   current = group
   try {
-    const result: unknown = body()
-    if (result instanceof Promise) {
-      throw new Error(`describe("${name}") was given an async body; describe bodies must be synchronous`)
-    }
+    body()
   } finally {
     current = parent
   }
 }
 
-export const it = (name: string, fn: TestFunction, timeout: number = DEFAULT_TIMEOUT): void => {
+const fullName = (group: Group, name: string): string =>
+  [...chain(group).map((g) => g.name), name].filter((n) => n !== "").join(" > ")
+
+const declareTest = (name: string, fn: TestFunction, timeout: number = DEFAULT_TIMEOUT): void => {
   assertCollecting(`it("${name}")`)
   const group = current
   const test: Test = { _tag: "Test", name, fn, timeout }
   group.children.push(test)
-  const fullName = [...chain(group).map((g) => g.name), name].filter((n) => n !== "").join(" > ")
   Deno.test({
-    name: fullName,
+    name: fullName(group, name),
     // Hooks may open servers in one test's time and close them in another's, as on the other runners.
     sanitizeOps: false,
     sanitizeResources: false,
@@ -163,12 +173,22 @@ export const it = (name: string, fn: TestFunction, timeout: number = DEFAULT_TIM
   })
 }
 
-export const beforeAll = (fn: TestFunction, timeout: number = DEFAULT_TIMEOUT): void => {
-  assertCollecting("beforeAll")
-  current.beforeAll.push({ fn, timeout })
+/** A skipped test is no child of its group: the group's afterAll hooks run after its last test that runs. */
+const skipTest = (name: string): void => {
+  assertCollecting(`it("${name}")`)
+  Deno.test({ name: fullName(current, name), ignore: true, fn: async () => {} })
 }
 
-export const afterAll = (fn: TestFunction, timeout: number = DEFAULT_TIMEOUT): void => {
-  assertCollecting("afterAll")
-  current.afterAll.push({ fn, timeout })
-}
+export const { describe, it, beforeAll, afterAll } = portable({
+  describe: describeGroup,
+  it: declareTest,
+  skip: skipTest,
+  beforeAll: (fn, timeout = DEFAULT_TIMEOUT) => {
+    assertCollecting("beforeAll")
+    current.beforeAll.push({ fn, timeout })
+  },
+  afterAll: (fn, timeout = DEFAULT_TIMEOUT) => {
+    assertCollecting("afterAll")
+    current.afterAll.push({ fn, timeout })
+  },
+})

@@ -14,18 +14,41 @@
 export type TestFunction = () => void | Promise<void>
 
 /**
- * Groups tests under a name; groups nest. The body must be synchronous: it only declares tests and hooks.
- *
- * @since 0.1.0
- */
-export declare function describe(name: string, body: () => void): void
-
-/**
  * Declares a test. `timeout` is in milliseconds (default 5000 on every runtime).
  *
  * @since 0.1.0
  */
-export declare function it(name: string, fn: TestFunction, timeout?: number): void
+export type DeclareTest = (name: string, fn: TestFunction, timeout?: number) => void
+
+/**
+ * Declares a group of tests. The body must be synchronous: it only declares tests and hooks.
+ *
+ * @since 0.2.0
+ */
+export type DeclareGroup = (name: string, body: () => void) => void
+
+/**
+ * Groups tests under a name; groups nest. `describe.skipIf(reason)` declares a group whose tests are all skipped
+ * (and whose hooks never run) when `reason` is a string, and a plain group when it is `undefined`.
+ *
+ * @since 0.1.0
+ */
+export declare const describe: DeclareGroup & {
+  /** @since 0.2.0 */
+  readonly skipIf: (reason: string | undefined) => DeclareGroup
+}
+
+/**
+ * Declares a test. `it.skipIf(reason)` declares a test that the runner reports as skipped, its name followed by
+ * `[skipped: <reason>]` (so that the reason is in every runner's report), when `reason` is a string, and a plain
+ * test when it is `undefined`.
+ *
+ * @since 0.1.0
+ */
+export declare const it: DeclareTest & {
+  /** @since 0.2.0 */
+  readonly skipIf: (reason: string | undefined) => DeclareTest
+}
 
 /**
  * Runs once before the first test of the enclosing `describe` (or file).

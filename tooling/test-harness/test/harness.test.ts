@@ -80,3 +80,24 @@ describe("a later group", () => {
     await assert.rejects(Promise.reject(new TypeError("boom")), TypeError)
   })
 })
+
+// One test here is skipped on purpose, on every runtime: pnpm test lists it with its reason.
+let ranUnskipped = false
+describe.skipIf("the harness shows a skip (one per runtime, on purpose)")("a skipped group", () => {
+  beforeAll(() => {
+    throw new Error("the hooks of a skipped group must not run")
+  })
+  it.skipIf(undefined)("is reported as skipped, never run", () => {
+    throw new Error("a test of a skipped group must not run")
+  })
+})
+
+describe("skips", () => {
+  it.skipIf(undefined)("a test whose skip reason is undefined runs", () => {
+    ranUnskipped = true
+  })
+
+  it("runs the test whose skip reason was undefined", () => {
+    assert.equal(ranUnskipped, true)
+  })
+})

@@ -1,8 +1,9 @@
 // proxyCompletionStream / proxyChatCompletionStream in workerd: the browser's side through `exports.default` (workerd's
 // HTTP pipeline into test/workerd/worker.ts), the upstream a mock in Node on a real socket (test/workerd/setup.ts).
 import assert from "node:assert/strict"
-import { collect, MODEL, readText, remoteMock } from "@friendli-stream/adapter-suite"
+import { MODEL, remoteMock } from "@friendli-stream/adapter-suite"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect, readBody } from "@friendli-stream/test-harness/fixtures"
 import { ApiError, decodeChatCompletionStream, decodeCompletionStream, proxyCompletionStream } from "../../src/index.ts"
 import { env, worker } from "./env.ts"
 
@@ -46,7 +47,7 @@ describe("proxyCompletionStream", () => {
     const response = await post(completion({ stream_options: { include_usage: true } }))
     assert.equal(response.status, 200)
     assert.equal(response.headers.get("content-type"), "text/event-stream")
-    const text = await readText(response.body!)
+    const { text } = await readBody(response)
     assert.ok(text.endsWith("data: [DONE]\n\n"))
     const { items, error } = await collect(decodeCompletionStream(new Response(text).body!))
     assert.equal(error, undefined)

@@ -68,10 +68,9 @@ describeServed("serveNode on node:http", serveNode, (served) => {
       headers: { ...headers, "x-mock-fault": "stall" },
       body: JSON.stringify(completionsBody()),
     })
-    const started = Date.now()
+    // A stalled body never ends by itself: that it ends at all (within the test's timeout) is the behaviour.
     await other.close()
     await res.text().catch(() => "")
-    assert.ok(Date.now() - started < 2000)
   })
 })
 

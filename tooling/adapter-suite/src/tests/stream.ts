@@ -1,16 +1,9 @@
 import assert from "node:assert/strict"
 import { decodeCompletionStream, type ToolAssistedChatStream } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
+import { chatRequest, collect, completionRequest, readBody } from "@friendli-stream/test-harness/fixtures"
 import { MODEL, TOKEN } from "../mock.ts"
-import {
-  apiRequests,
-  type Context,
-  chatRequest,
-  collect,
-  completionRequest,
-  lastApiRequest,
-  readText,
-} from "../support.ts"
+import { apiRequests, type Context, lastApiRequest } from "../support.ts"
 
 export const streamTests = (c: Context): void =>
   describe("streaming over a real socket", () => {
@@ -91,7 +84,9 @@ export const streamTests = (c: Context): void =>
       const client = c.client()
       const request = completionRequest("Re-encode me")
       const direct = (await collect(client.completions.stream(request))).items
-      const text = await readText(client.completions.stream(request).toReadableStream() as ReadableStream<Uint8Array>)
+      const { text } = await readBody(
+        client.completions.stream(request).toReadableStream() as ReadableStream<Uint8Array>,
+      )
       assert.ok(text.startsWith("data: {"))
       assert.ok(text.endsWith("data: [DONE]\n\n"))
       const decoded = await collect(decodeCompletionStream(new Response(text).body!))

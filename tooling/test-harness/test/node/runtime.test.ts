@@ -2,7 +2,7 @@ import assert from "node:assert/strict"
 import { realpathSync } from "node:fs"
 import { delimiter, join } from "node:path"
 import { describe, it } from "@friendli-stream/test-harness"
-import { NODES } from "../../src/runtimes.mjs"
+import { NODES } from "../../src/runtimes.ts"
 
 describe("the Node suite", () => {
   it("runs on Node, not Deno or Bun", () => {

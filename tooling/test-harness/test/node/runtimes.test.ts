@@ -1,7 +1,7 @@
 import assert from "node:assert/strict"
 import { join } from "node:path"
 import { describe, it } from "@friendli-stream/test-harness"
-import { isCI, missingRuntimeCounts, nodeBinary, runtimeBinary } from "../../src/runtimes.mjs"
+import { isCI, missingRuntimeCounts, nodeBinary, runtimeBinary } from "../../src/runtimes.ts"
 
 const root = "/repo"
 /** A machine on which only the given files exist. */

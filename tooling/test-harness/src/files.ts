@@ -1,5 +1,5 @@
 // Which test files run on which runtime. One source of truth for the vitest configs and run-suite.mjs.
-import { readdirSync, statSync } from "node:fs"
+import { existsSync, readdirSync, statSync } from "node:fs"
 import { join, relative, sep } from "node:path"
 
 /**
@@ -7,33 +7,34 @@ import { join, relative, sep } from "node:path"
  *
  * @since 0.1.0
  */
-export const RUNTIMES = /** @type {const} */ (["node22", "node24", "deno", "bun", "workerd"])
+export const RUNTIMES = ["node22", "node24", "deno", "bun", "workerd"] as const
+
+/**
+ * One of the runtimes.
+ *
+ * @since 0.1.0
+ */
+export type Runtime = (typeof RUNTIMES)[number]
 
 /**
  * The folder under `test/` that holds the tests of one runtime only (both Node versions share `node`).
  *
  * @since 0.1.0
  */
-export const RUNTIME_DIRS = /** @type {const} */ ({
+export const RUNTIME_DIRS = {
   node22: "node",
   node24: "node",
   deno: "deno",
   bun: "bun",
   workerd: "workerd",
-})
+} as const satisfies Record<Runtime, string>
 
-const ONLY_DIRS = new Set(Object.values(RUNTIME_DIRS))
+const ONLY_DIRS = new Set<string>(Object.values(RUNTIME_DIRS))
 
-/** @param {string} dir @returns {string[]} */
-const walk = (dir) => {
-  /** @type {string[]} */
-  const out = []
-  let entries
-  try {
-    entries = readdirSync(dir, { withFileTypes: true })
-  } catch {
-    return out
-  }
+const walk = (dir: string): Array<string> => {
+  const out: Array<string> = []
+  if (!existsSync(dir)) return out
+  const entries = readdirSync(dir, { withFileTypes: true })
   for (const entry of entries) {
     if (entry.name === "node_modules" || entry.name.startsWith(".")) continue
     const path = join(dir, entry.name)
@@ -47,12 +48,9 @@ const walk = (dir) => {
  * The test files of a package for one runtime, relative to the package folder with `/` separators, sorted:
  * every `test/**\/*.test.ts` outside the runtime folders, plus those under `test/<runtime>/`.
  *
- * @param {string} packageDir
- * @param {keyof typeof RUNTIME_DIRS} runtime
- * @returns {string[]}
  * @since 0.1.0
  */
-export const testFiles = (packageDir, runtime) => {
+export const testFiles = (packageDir: string, runtime: Runtime): Array<string> => {
   const own = RUNTIME_DIRS[runtime]
   if (own === undefined) throw new Error(`unknown runtime "${runtime}"; expected one of ${RUNTIMES.join(", ")}`)
   return walk(join(packageDir, "test"))

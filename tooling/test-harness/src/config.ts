@@ -1,10 +1,36 @@
 // The shared vitest configs: one factory for Node, one for workerd. Every package uses these, through
 // run-suite.mjs (which passes ../vitest.node.mjs or ../vitest.workerd.mjs as --config); no package
-// needs a vitest config of its own. Per-package settings live in package.json under "friendli-stream".
+// needs a vitest config of its own. Per-package settings (a test timeout, workerd pool options) live in
+// package.json under "friendli-stream"; the runtimes a package runs on are the arguments of its `test` script.
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { defineConfig } from "vitest/config"
-import { testFiles } from "./files.mjs"
+import { type Runtime, testFiles } from "./files.ts"
+
+/**
+ * The `"friendli-stream"` settings of a package.json.
+ *
+ * @since 0.1.0
+ */
+export interface PackageTestSettings {
+  /** Default test and hook timeout in milliseconds on vitest (default 5000). */
+  readonly testTimeout?: number
+  /** Extra `@cloudflare/vitest-pool-workers` options for the workerd suite. */
+  readonly workerd?: {
+    readonly main?: string
+    readonly wrangler?: { readonly configPath?: string; readonly environment?: string }
+    readonly miniflare?: Record<string, unknown> & { readonly compatibilityFlags?: ReadonlyArray<string> }
+    /** A vitest global setup file (run in Node before the pool starts), relative to the package. */
+    readonly globalSetup?: string
+    /** Names of values the global setup `provide`s that become string bindings of the Worker (`env.NAME`). */
+    readonly injectBindings?: ReadonlyArray<string>
+  }
+}
+
+type CloudflareTest = typeof import("@cloudflare/vitest-pool-workers").cloudflareTest
+type PoolArgument = Parameters<CloudflareTest>[0]
+type PoolOptionsFn = Extract<PoolArgument, (...args: never) => unknown>
+type PoolOptions = Exclude<PoolArgument, (...args: never) => unknown>
 
 /**
  * The compatibility date the workerd suites run at (at most the installed workerd's own date).
@@ -16,17 +42,14 @@ export const COMPATIBILITY_DATE = "2026-04-01"
 /**
  * The `"friendli-stream"` settings of a package.json.
  *
- * @param {string} packageDir
- * @returns {import("./config.d.mts").PackageTestSettings}
  * @since 0.1.0
  */
-export const packageSettings = (packageDir) => {
+export const packageSettings = (packageDir: string): PackageTestSettings => {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
   return manifest["friendli-stream"] ?? {}
 }
 
-/** @param {string} root @param {"node22" | "workerd"} runtime */
-const testSection = (root, runtime) => {
+const testSection = (root: string, runtime: Runtime) => {
   const include = testFiles(root, runtime)
   return {
     root,
@@ -41,10 +64,11 @@ const testSection = (root, runtime) => {
 /**
  * The vitest config of a package's Node suite (used on Node 22 and Node 24 alike).
  *
- * @param {{ root?: string }} [options] `root`: the package folder (default: the working directory).
+ * `options.root`: the package folder (default: the working directory).
+ *
  * @since 0.1.0
  */
-export const nodeConfig = (options = {}) => {
+export const nodeConfig = (options: { readonly root?: string } = {}) => {
   const root = resolve(options.root ?? process.cwd())
   return defineConfig({ root, test: testSection(root, "node22") })
 }
@@ -57,16 +81,16 @@ export const nodeConfig = (options = {}) => {
  * `globalSetup` names a vitest global setup file that runs in Node before the pool starts (e.g. to serve something
  * on a real socket), and `injectBindings` names values it `provide`s that become string bindings of the Worker.
  *
- * @param {{ root?: string }} [options] `root`: the package folder (default: the working directory).
+ * `options.root`: the package folder (default: the working directory).
+ *
  * @since 0.1.0
  */
-export const workerdConfig = async (options = {}) => {
+export const workerdConfig = async (options: { readonly root?: string } = {}) => {
   const root = resolve(options.root ?? process.cwd())
   const { cloudflareTest } = await import("@cloudflare/vitest-pool-workers")
   const { globalSetup, injectBindings = [], ...extra } = packageSettings(root).workerd ?? {}
   const compatibilityFlags = [...new Set(["nodejs_compat", ...(extra.miniflare?.compatibilityFlags ?? [])])]
-  /** @type {Parameters<typeof cloudflareTest>[0]} */
-  const pool = {
+  const pool: PoolOptions = {
     ...extra,
     ...(extra.main === undefined ? {} : { main: resolve(root, extra.main) }),
     ...(extra.wrangler?.configPath === undefined
@@ -79,20 +103,22 @@ export const workerdConfig = async (options = {}) => {
     },
   }
   // Values the globalSetup provides (e.g. the URL of a server it started in Node) become string bindings.
-  /** @type {Parameters<typeof cloudflareTest>[0]} */
-  const withInjected = ({ inject }) => ({
+  const withInjected: PoolOptionsFn = ({ inject }) => ({
     ...pool,
     miniflare: {
       ...pool.miniflare,
       bindings: {
         ...pool.miniflare?.bindings,
-        ...Object.fromEntries(injectBindings.map((name) => [name, /** @type {string} */ (inject(name))])),
+        ...Object.fromEntries(injectBindings.map((name) => [name, inject(name as never) as string])),
       },
     },
   })
   const test = {
     ...testSection(root, "workerd"),
     ...(globalSetup === undefined ? {} : { globalSetup: resolve(root, globalSetup) }),
+    // The test files share one workerd runtime and its module cache: each file isolated imported effect and the
+    // packages anew, 30 of the stream suite's 38 s (now 8 s); each file's own module state stays its own.
+    isolate: false,
   }
   return defineConfig({ root, plugins: [cloudflareTest(injectBindings.length > 0 ? withInjected : pool)], test })
 }

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import process from "node:process"
 import { fileURLToPath } from "node:url"
+import type { Runtime } from "./files.ts"
 
 /**
  * The repository root.
@@ -24,10 +25,10 @@ export const ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)))
  *
  * @since 0.1.0
  */
-export const NODES = /** @type {const} */ ({
+export const NODES = {
   node22: { major: 22, minor: 19, home: "tooling/node22" },
   node24: { major: 24, minor: 0, home: "." },
-})
+} as const
 
 /** The CPUs the node-linux-<arch> packages exist for. */
 const NODE_PACKAGE_ARCHES = ["x64", "arm64"]
@@ -35,10 +36,9 @@ const NODE_PACKAGE_ARCHES = ["x64", "arm64"]
 /**
  * `CI` is set to something other than "", "0" or "false".
  *
- * @param {Record<string, string | undefined>} [env]
  * @since 0.1.0
  */
-export const isCI = (env = process.env) => {
+export const isCI = (env: Record<string, string | undefined> = process.env): boolean => {
   const value = env.CI?.trim().toLowerCase()
   return value !== undefined && value !== "" && value !== "0" && value !== "false"
 }
@@ -46,19 +46,34 @@ export const isCI = (env = process.env) => {
 /**
  * What a runtime whose binary is missing counts as: a skipped suite, except in CI, where every runtime must run.
  *
- * @param {Record<string, string | undefined>} [env]
- * @returns {"skipped" | "failed"}
  * @since 0.1.0
  */
-export const missingRuntimeCounts = (env = process.env) => (isCI(env) ? "failed" : "skipped")
+export const missingRuntimeCounts = (env: Record<string, string | undefined> = process.env): "skipped" | "failed" =>
+  isCI(env) ? "failed" : "skipped"
 
 /**
- * @typedef {{ root?: string, platform?: string, arch?: string, execPath?: string, version?: string,
- *   exists?: (path: string) => boolean }} ResolveOptions
+ * The machine to resolve for (default: this one).
+ *
+ * @since 0.1.0
  */
+export interface ResolveOptions {
+  readonly root?: string
+  readonly platform?: string
+  readonly arch?: string
+  readonly execPath?: string
+  /** Of the Node at `execPath`, as in `process.versions.node`. */
+  readonly version?: string
+  readonly exists?: (path: string) => boolean
+}
 
-/** @param {ResolveOptions} options */
-const defaults = (options) => ({
+/**
+ * A runtime's executable, or why there is none.
+ *
+ * @since 0.1.0
+ */
+export type Resolved = { readonly path: string } | { readonly missing: string }
+
+const defaults = (options: ResolveOptions) => ({
   root: options.root ?? ROOT,
   platform: options.platform ?? process.platform,
   arch: options.arch ?? process.arch,
@@ -70,14 +85,11 @@ const defaults = (options) => ({
 /**
  * The Node binary of `node22` or `node24`: `{ path }`, or `{ missing }` with the reason and what to do.
  *
- * @param {keyof typeof NODES} runtime
- * @param {ResolveOptions} [options] the machine to resolve for (default: this one)
- * @returns {{ path: string } | { missing: string }}
  * @since 0.1.0
  */
-export const nodeBinary = (runtime, options = {}) => {
+export const nodeBinary = (runtime: keyof typeof NODES, options: ResolveOptions = {}): Resolved => {
   const { root, platform, arch, execPath, version, exists } = defaults(options)
-  const { major, minor, home } = NODES[runtime]
+  const { major, minor, home }: { major: number; minor: number; home: string } = NODES[runtime]
   const packaged = platform === "linux" && NODE_PACKAGE_ARCHES.includes(arch)
   const path = join(root, home, "node_modules", `node-linux-${arch}`, "bin", "node")
   if (packaged && exists(path)) return { path }
@@ -97,12 +109,9 @@ export const nodeBinary = (runtime, options = {}) => {
  * the project's Node 24, else the Node running this), or `deno` / `bun` from the root's node_modules/.bin.
  * `{ missing }` says why there is none.
  *
- * @param {"node22" | "node24" | "deno" | "bun" | "workerd"} runtime
- * @param {ResolveOptions} [options]
- * @returns {{ path: string } | { missing: string }}
  * @since 0.1.0
  */
-export const runtimeBinary = (runtime, options = {}) => {
+export const runtimeBinary = (runtime: Runtime, options: ResolveOptions = {}): Resolved => {
   switch (runtime) {
     case "node22":
     case "node24":
