@@ -20,6 +20,7 @@ import { stripVTControlCharacters } from "node:util"
 import { RUNTIMES, testFiles } from "../test-harness/src/files.ts"
 import { missingRuntimeCounts, ROOT, runtimeBinary } from "../test-harness/src/runtimes.ts"
 import { parseJUnit } from "./lib/junit.mjs"
+import { noiseFilter } from "./lib/noise.ts"
 
 const HARNESS = join(ROOT, "tooling/test-harness")
 const VITEST = join(ROOT, "node_modules/vitest/vitest.mjs")
@@ -103,10 +104,17 @@ const runRunner = (command, args, cwd, env, problems) =>
   new Promise((done) => {
     let output = ""
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true, env })
-    const show = (/** @type {NodeJS.WriteStream} */ to) => (/** @type {Buffer} */ chunk) => {
-      to.write(chunk)
-      output += chunk
+    // shown without workerd's stacks for a client that went away (noise.ts); parsed whole
+    const show = (/** @type {NodeJS.WriteStream} */ to) => {
+      const filter = noiseFilter((text) => to.write(text))
+      child.on("close", () => filter.end())
+      return (/** @type {string} */ chunk) => {
+        filter.push(chunk)
+        output += chunk
+      }
     }
+    child.stdout.setEncoding("utf8")
+    child.stderr.setEncoding("utf8")
     child.stdout.on("data", show(process.stdout))
     child.stderr.on("data", show(process.stderr))
     const timer = setTimeout(() => {

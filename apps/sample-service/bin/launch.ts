@@ -15,6 +15,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { noiseFilter } from "../../../tooling/scripts/lib/noise.ts"
 
 /** The environment of the app's command: quiet tools. */
 export const QUIET_ENV: Readonly<Record<string, string>> = {
@@ -23,39 +24,6 @@ export const QUIET_ENV: Readonly<Record<string, string>> = {
   WRANGLER_SEND_METRICS: "false",
   WRANGLER_HIDE_BANNER: "true",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
-}
-
-/**
- * Lines of the app's output that only say a client went away (workerd logs a stack for each), with the indented
- * stack lines that follow them.
- */
-const NOISE = /Connection reset by peer|Network connection lost|disconnected: worker_do_not_log/
-
-/** Passes text on line by line, leaving out {@link NOISE} and the stack lines that follow it. */
-export const noiseFilter = (write: (text: string) => void): { push(text: string): void; end(): void } => {
-  let pending = ""
-  let inNoise = false
-  const line = (l: string): void => {
-    if (NOISE.test(l)) {
-      inNoise = true
-      return
-    }
-    // a stack goes on with indented lines ("    at …") or kj's "stack: …" lines
-    if (inNoise && (/^\s+\S/.test(l) || /^stack:/.test(l))) return
-    inNoise = false
-    write(`${l}\n`)
-  }
-  return {
-    push(text) {
-      const lines = (pending + text).split("\n")
-      pending = lines.pop() ?? ""
-      for (const l of lines) line(l)
-    },
-    end() {
-      if (pending !== "") line(pending)
-      pending = ""
-    },
-  }
 }
 
 /** Builds `pkg` and what it depends on; on failure, shows the build's output. Returns the exit code. */

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process"
 import { readFileSync, rmSync } from "node:fs"
 import { resolve } from "node:path"
 import { describe, it } from "@friendli-stream/test-harness"
-import { noiseFilter } from "../../../sample-service/bin/launch.ts"
+import { noiseFilter } from "../../../../tooling/scripts/lib/noise.ts"
 
 const root = resolve(import.meta.dirname, "../../../..")
 const launcher = resolve(root, "apps/sample-service/bin/launch.ts")
@@ -27,8 +27,9 @@ describe("the sample apps' launcher", () => {
   })
 
   it("builds the package before it runs the command: a missing dist/ file is there when the command starts", () => {
-    // the demo's dist/main.js, which no other suite of this package reads
-    const built = resolve(root, "apps/node-cli/dist/main.js")
+    // a declaration map of the demo's build, which nothing reads while it runs (node-cli's own suite, which may run
+    // at the same time, runs dist/main.js: removing that one broke it)
+    const built = resolve(root, "apps/node-cli/dist/main.d.ts.map")
     rmSync(built, { force: true })
     const check = `require("node:fs").statSync(${JSON.stringify(built)}); console.log("found")`
     const result = spawnSync(process.execPath, [launcher, "@friendli-stream/node-cli", process.execPath, "-e", check], {
