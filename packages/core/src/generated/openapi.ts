@@ -1262,7 +1262,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -1431,7 +1431,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -1630,7 +1630,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -1799,7 +1799,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -2015,7 +2015,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -2184,7 +2184,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -2353,7 +2353,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -2522,7 +2522,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -2691,7 +2691,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -2860,7 +2860,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -3029,7 +3029,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -3198,7 +3198,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -3268,7 +3268,7 @@ export interface components {
        * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Temperature
        * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
@@ -3303,7 +3303,7 @@ export interface components {
        * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Temperature
        * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
@@ -3412,7 +3412,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -3598,7 +3598,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -3750,7 +3750,7 @@ export interface components {
        * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Temperature
        * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
@@ -3857,7 +3857,7 @@ export interface components {
        * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Temperature
        * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
@@ -4043,7 +4043,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Model
        * @description Routes the request to a specific adapter.
@@ -4109,7 +4109,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Model
        * @description Routes the request to a specific adapter.
@@ -4214,7 +4214,7 @@ export interface components {
        * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Temperature
        * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
@@ -4249,7 +4249,7 @@ export interface components {
        * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Temperature
        * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
@@ -4358,7 +4358,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -4544,7 +4544,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -4731,7 +4731,7 @@ export interface components {
        * @description The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/).
        * @default float
        */
-      encoding_format: ("float" | "base64") | null
+      encoding_format?: ("float" | "base64") | null
     }
     /** DedicatedEmbeddingsSuccess */
     DedicatedEmbeddingsSuccess: {
@@ -4790,7 +4790,7 @@ export interface components {
        * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Temperature
        * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
@@ -4897,7 +4897,7 @@ export interface components {
        * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Temperature
        * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
@@ -5083,7 +5083,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Model
        * @description ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone.
@@ -5149,7 +5149,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Model
        * @description ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone.
@@ -5322,7 +5322,7 @@ export interface components {
        * Structured Output
        * @default true
        */
-      structured_output: boolean
+      structured_output?: boolean
     }
     /** ImageContent */
     ImageContent: {
@@ -6038,7 +6038,7 @@ export interface components {
        * @description Required when the model is hosted on Hugging Face
        * @default
        */
-      hugging_face_id: string
+      hugging_face_id?: string
       /** Name */
       name: string
       /** Created */
@@ -7080,19 +7080,19 @@ export interface components {
        * @description Amount of audio to include before the VAD detected speech (in milliseconds).
        * @default 300
        */
-      prefix_padding_ms: number | null
+      prefix_padding_ms?: number | null
       /**
        * Silence Duration Ms
        * @description Duration of silence to detect speech stop (in milliseconds). With shorter values the model will respond more quickly, but may jump in on short pauses from the user.
        * @default 200
        */
-      silence_duration_ms: number | null
+      silence_duration_ms?: number | null
       /**
        * Threshold
        * @description Sensitivity threshold (0.0 to 1.0) for voice activity detection. A higher threshold will require louder audio to activate the model, and thus might perform better in noisy environments.
        * @default 0.5
        */
-      threshold: number | null
+      threshold?: number | null
     }
     /** ServerlessAudioTranscriptionBody */
     ServerlessAudioTranscriptionBody: {
@@ -7122,7 +7122,7 @@ export interface components {
        * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Temperature
        * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
@@ -7157,7 +7157,7 @@ export interface components {
        * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Temperature
        * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
@@ -7266,7 +7266,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -7452,7 +7452,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -7640,7 +7640,7 @@ export interface components {
        * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Temperature
        * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
@@ -7747,7 +7747,7 @@ export interface components {
        * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Temperature
        * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
@@ -7941,7 +7941,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * Model
        * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
@@ -8007,7 +8007,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * Model
        * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
@@ -8182,7 +8182,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default false
        */
-      stream: boolean | null
+      stream?: boolean | null
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
@@ -8358,7 +8358,7 @@ export interface components {
        * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
        * @default true
        */
-      stream: boolean
+      stream?: boolean
       /**
        * @description Options related to stream.
        *     It can only be used when `stream: true`.
