@@ -21,7 +21,7 @@ const preserving = <const Fields extends Schema.Struct.Fields>(
  * The `AssistantMessageToolCallFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AssistantMessageToolCallFunction = preserving(
   Schema.Struct({ name: Schema.String, arguments: Schema.String }),
@@ -31,7 +31,7 @@ export const AssistantMessageToolCallFunction = preserving(
  * A decoded `AssistantMessageToolCallFunction` (see {@link AssistantMessageToolCallFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AssistantMessageToolCallFunction = typeof AssistantMessageToolCallFunction.Type
 
@@ -39,7 +39,7 @@ export type AssistantMessageToolCallFunction = typeof AssistantMessageToolCallFu
  * A `AssistantMessageToolCallFunction` as it is on the wire, before decoding (see {@link AssistantMessageToolCallFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AssistantMessageToolCallFunctionEncoded = typeof AssistantMessageToolCallFunction.Encoded
 
@@ -106,7 +106,7 @@ export type AssistantMessageEncoded = typeof AssistantMessage.Encoded
  * The `AudioData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "AudioData" })
 
@@ -114,7 +114,7 @@ export const AudioData = preserving(Schema.Struct({ url: Schema.String })).annot
  * A decoded `AudioData` (see {@link AudioData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioData = typeof AudioData.Type
 
@@ -122,7 +122,7 @@ export type AudioData = typeof AudioData.Type
  * A `AudioData` as it is on the wire, before decoding (see {@link AudioData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioDataEncoded = typeof AudioData.Encoded
 
@@ -130,7 +130,7 @@ export type AudioDataEncoded = typeof AudioData.Encoded
  * The `AudioContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioContent = preserving(
   Schema.Struct({ type: Schema.Literal("audio_url"), audio_url: AudioData }),
@@ -140,7 +140,7 @@ export const AudioContent = preserving(
  * A decoded `AudioContent` (see {@link AudioContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioContent = typeof AudioContent.Type
 
@@ -148,7 +148,7 @@ export type AudioContent = typeof AudioContent.Type
  * A `AudioContent` as it is on the wire, before decoding (see {@link AudioContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioContentEncoded = typeof AudioContent.Encoded
 
@@ -156,7 +156,7 @@ export type AudioContentEncoded = typeof AudioContent.Encoded
  * The `AudioTranscriptionInputTokenDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioTranscriptionInputTokenDetails = preserving(
   Schema.Struct({ audio_tokens: Schema.Int, text_tokens: Schema.Int }),
@@ -166,7 +166,7 @@ export const AudioTranscriptionInputTokenDetails = preserving(
  * A decoded `AudioTranscriptionInputTokenDetails` (see {@link AudioTranscriptionInputTokenDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionInputTokenDetails = typeof AudioTranscriptionInputTokenDetails.Type
 
@@ -174,7 +174,7 @@ export type AudioTranscriptionInputTokenDetails = typeof AudioTranscriptionInput
  * A `AudioTranscriptionInputTokenDetails` as it is on the wire, before decoding (see {@link AudioTranscriptionInputTokenDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionInputTokenDetailsEncoded = typeof AudioTranscriptionInputTokenDetails.Encoded
 
@@ -182,7 +182,7 @@ export type AudioTranscriptionInputTokenDetailsEncoded = typeof AudioTranscripti
  * The `AudioTranscriptionUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioTranscriptionUsage = preserving(
   Schema.Struct({
@@ -200,7 +200,7 @@ export const AudioTranscriptionUsage = preserving(
  * A decoded `AudioTranscriptionUsage` (see {@link AudioTranscriptionUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionUsage = typeof AudioTranscriptionUsage.Type
 
@@ -208,7 +208,7 @@ export type AudioTranscriptionUsage = typeof AudioTranscriptionUsage.Type
  * A `AudioTranscriptionUsage` as it is on the wire, before decoding (see {@link AudioTranscriptionUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionUsageEncoded = typeof AudioTranscriptionUsage.Encoded
 
@@ -216,7 +216,7 @@ export type AudioTranscriptionUsageEncoded = typeof AudioTranscriptionUsage.Enco
  * The `AudioTranscriptionResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioTranscriptionResult = preserving(
   Schema.Struct({ text: Schema.String, usage: AudioTranscriptionUsage }),
@@ -226,7 +226,7 @@ export const AudioTranscriptionResult = preserving(
  * A decoded `AudioTranscriptionResult` (see {@link AudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionResult = typeof AudioTranscriptionResult.Type
 
@@ -234,7 +234,7 @@ export type AudioTranscriptionResult = typeof AudioTranscriptionResult.Type
  * A `AudioTranscriptionResult` as it is on the wire, before decoding (see {@link AudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionResultEncoded = typeof AudioTranscriptionResult.Encoded
 
@@ -242,7 +242,7 @@ export type AudioTranscriptionResultEncoded = typeof AudioTranscriptionResult.En
  * The `FunctionResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FunctionResult = preserving(Schema.Struct({ arguments: Schema.String, name: Schema.String })).annotate({
   identifier: "FunctionResult",
@@ -252,7 +252,7 @@ export const FunctionResult = preserving(Schema.Struct({ arguments: Schema.Strin
  * A decoded `FunctionResult` (see {@link FunctionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionResult = typeof FunctionResult.Type
 
@@ -260,7 +260,7 @@ export type FunctionResult = typeof FunctionResult.Type
  * A `FunctionResult` as it is on the wire, before decoding (see {@link FunctionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionResultEncoded = typeof FunctionResult.Encoded
 
@@ -268,7 +268,7 @@ export type FunctionResultEncoded = typeof FunctionResult.Encoded
  * The `ToolCallResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolCallResult = preserving(
   Schema.Struct({ type: Schema.Literal("function"), id: Schema.String, function: FunctionResult }),
@@ -278,7 +278,7 @@ export const ToolCallResult = preserving(
  * A decoded `ToolCallResult` (see {@link ToolCallResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallResult = typeof ToolCallResult.Type
 
@@ -286,7 +286,7 @@ export type ToolCallResult = typeof ToolCallResult.Type
  * A `ToolCallResult` as it is on the wire, before decoding (see {@link ToolCallResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallResultEncoded = typeof ToolCallResult.Encoded
 
@@ -443,7 +443,7 @@ export type ChatCompletionChoiceEncoded = typeof ChatCompletionChoice.Encoded
  * The `ChatCompleteBodyToolChoiceFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChatCompleteBodyToolChoiceFunction = preserving(Schema.Struct({ name: Schema.String })).annotate({
   identifier: "ChatCompleteBodyToolChoiceFunction",
@@ -453,7 +453,7 @@ export const ChatCompleteBodyToolChoiceFunction = preserving(Schema.Struct({ nam
  * A decoded `ChatCompleteBodyToolChoiceFunction` (see {@link ChatCompleteBodyToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChatCompleteBodyToolChoiceFunction = typeof ChatCompleteBodyToolChoiceFunction.Type
 
@@ -461,7 +461,7 @@ export type ChatCompleteBodyToolChoiceFunction = typeof ChatCompleteBodyToolChoi
  * A `ChatCompleteBodyToolChoiceFunction` as it is on the wire, before decoding (see {@link ChatCompleteBodyToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChatCompleteBodyToolChoiceFunctionEncoded = typeof ChatCompleteBodyToolChoiceFunction.Encoded
 
@@ -495,7 +495,7 @@ export type ToolChoiceEncoded = typeof ToolChoice.Encoded
  * The `PromptTokensDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PromptTokensDetails = preserving(
   Schema.Struct({ cached_tokens: Schema.optional(Schema.NullOr(Schema.Int)) }),
@@ -505,7 +505,7 @@ export const PromptTokensDetails = preserving(
  * A decoded `PromptTokensDetails` (see {@link PromptTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PromptTokensDetails = typeof PromptTokensDetails.Type
 
@@ -513,7 +513,7 @@ export type PromptTokensDetails = typeof PromptTokensDetails.Type
  * A `PromptTokensDetails` as it is on the wire, before decoding (see {@link PromptTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PromptTokensDetailsEncoded = typeof PromptTokensDetails.Encoded
 
@@ -585,7 +585,7 @@ export type ChatCompletionResponseEncoded = typeof ChatCompletionResponse.Encode
  * The `ResponseFormatJsonObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatJsonObject = preserving(Schema.Struct({ type: Schema.Literal("json_object") })).annotate({
   identifier: "ResponseFormatJsonObject",
@@ -595,7 +595,7 @@ export const ResponseFormatJsonObject = preserving(Schema.Struct({ type: Schema.
  * A decoded `ResponseFormatJsonObject` (see {@link ResponseFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonObject = typeof ResponseFormatJsonObject.Type
 
@@ -603,7 +603,7 @@ export type ResponseFormatJsonObject = typeof ResponseFormatJsonObject.Type
  * A `ResponseFormatJsonObject` as it is on the wire, before decoding (see {@link ResponseFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonObjectEncoded = typeof ResponseFormatJsonObject.Encoded
 
@@ -611,7 +611,7 @@ export type ResponseFormatJsonObjectEncoded = typeof ResponseFormatJsonObject.En
  * The `ResponseFormatJsonSchemaSchema` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatJsonSchemaSchema = preserving(
   Schema.Struct({ schema: Schema.Record(Schema.String, Schema.Unknown) }),
@@ -621,7 +621,7 @@ export const ResponseFormatJsonSchemaSchema = preserving(
  * A decoded `ResponseFormatJsonSchemaSchema` (see {@link ResponseFormatJsonSchemaSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchemaSchema = typeof ResponseFormatJsonSchemaSchema.Type
 
@@ -629,7 +629,7 @@ export type ResponseFormatJsonSchemaSchema = typeof ResponseFormatJsonSchemaSche
  * A `ResponseFormatJsonSchemaSchema` as it is on the wire, before decoding (see {@link ResponseFormatJsonSchemaSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchemaSchemaEncoded = typeof ResponseFormatJsonSchemaSchema.Encoded
 
@@ -637,7 +637,7 @@ export type ResponseFormatJsonSchemaSchemaEncoded = typeof ResponseFormatJsonSch
  * The `ResponseFormatJsonSchema` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatJsonSchema = preserving(
   Schema.Struct({ type: Schema.Literal("json_schema"), json_schema: ResponseFormatJsonSchemaSchema }),
@@ -647,7 +647,7 @@ export const ResponseFormatJsonSchema = preserving(
  * A decoded `ResponseFormatJsonSchema` (see {@link ResponseFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchema = typeof ResponseFormatJsonSchema.Type
 
@@ -655,7 +655,7 @@ export type ResponseFormatJsonSchema = typeof ResponseFormatJsonSchema.Type
  * A `ResponseFormatJsonSchema` as it is on the wire, before decoding (see {@link ResponseFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchemaEncoded = typeof ResponseFormatJsonSchema.Encoded
 
@@ -663,7 +663,7 @@ export type ResponseFormatJsonSchemaEncoded = typeof ResponseFormatJsonSchema.En
  * The `ResponseFormatRegex` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatRegex = preserving(
   Schema.Struct({ type: Schema.Literal("regex"), schema: Schema.String }),
@@ -673,7 +673,7 @@ export const ResponseFormatRegex = preserving(
  * A decoded `ResponseFormatRegex` (see {@link ResponseFormatRegex}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatRegex = typeof ResponseFormatRegex.Type
 
@@ -681,7 +681,7 @@ export type ResponseFormatRegex = typeof ResponseFormatRegex.Type
  * A `ResponseFormatRegex` as it is on the wire, before decoding (see {@link ResponseFormatRegex}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatRegexEncoded = typeof ResponseFormatRegex.Encoded
 
@@ -689,7 +689,7 @@ export type ResponseFormatRegexEncoded = typeof ResponseFormatRegex.Encoded
  * The `ResponseFormatText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatText = preserving(Schema.Struct({ type: Schema.Literal("text") })).annotate({
   identifier: "ResponseFormatText",
@@ -699,7 +699,7 @@ export const ResponseFormatText = preserving(Schema.Struct({ type: Schema.Litera
  * A decoded `ResponseFormatText` (see {@link ResponseFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatText = typeof ResponseFormatText.Type
 
@@ -707,7 +707,7 @@ export type ResponseFormatText = typeof ResponseFormatText.Type
  * A `ResponseFormatText` as it is on the wire, before decoding (see {@link ResponseFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatTextEncoded = typeof ResponseFormatText.Encoded
 
@@ -784,7 +784,7 @@ export type StreamOptionsEncoded = typeof StreamOptions.Encoded
  * The `TokenSequence` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TokenSequence = preserving(
   Schema.Struct({ tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))) }),
@@ -794,7 +794,7 @@ export const TokenSequence = preserving(
  * A decoded `TokenSequence` (see {@link TokenSequence}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TokenSequence = typeof TokenSequence.Type
 
@@ -802,7 +802,7 @@ export type TokenSequence = typeof TokenSequence.Type
  * A `TokenSequence` as it is on the wire, before decoding (see {@link TokenSequence}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TokenSequenceEncoded = typeof TokenSequence.Encoded
 
@@ -992,7 +992,7 @@ export type CompletionChoiceEncoded = typeof CompletionChoice.Encoded
  * The `CompletionsDedicatedBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsDedicatedBodyWithPrompt = preserving(
   Schema.Struct({
@@ -1035,7 +1035,7 @@ export const CompletionsDedicatedBodyWithPrompt = preserving(
  * A decoded `CompletionsDedicatedBodyWithPrompt` (see {@link CompletionsDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithPrompt = typeof CompletionsDedicatedBodyWithPrompt.Type
 
@@ -1043,7 +1043,7 @@ export type CompletionsDedicatedBodyWithPrompt = typeof CompletionsDedicatedBody
  * A `CompletionsDedicatedBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithPromptEncoded = typeof CompletionsDedicatedBodyWithPrompt.Encoded
 
@@ -1051,7 +1051,7 @@ export type CompletionsDedicatedBodyWithPromptEncoded = typeof CompletionsDedica
  * The `CompletionsDedicatedBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsDedicatedBodyWithTokens = preserving(
   Schema.Struct({
@@ -1094,7 +1094,7 @@ export const CompletionsDedicatedBodyWithTokens = preserving(
  * A decoded `CompletionsDedicatedBodyWithTokens` (see {@link CompletionsDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithTokens = typeof CompletionsDedicatedBodyWithTokens.Type
 
@@ -1102,7 +1102,7 @@ export type CompletionsDedicatedBodyWithTokens = typeof CompletionsDedicatedBody
  * A `CompletionsDedicatedBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithTokensEncoded = typeof CompletionsDedicatedBodyWithTokens.Encoded
 
@@ -1110,7 +1110,7 @@ export type CompletionsDedicatedBodyWithTokensEncoded = typeof CompletionsDedica
  * The `TextUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TextUsage = preserving(
   Schema.Struct({
@@ -1125,7 +1125,7 @@ export const TextUsage = preserving(
  * A decoded `TextUsage` (see {@link TextUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextUsage = typeof TextUsage.Type
 
@@ -1133,7 +1133,7 @@ export type TextUsage = typeof TextUsage.Type
  * A `TextUsage` as it is on the wire, before decoding (see {@link TextUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextUsageEncoded = typeof TextUsage.Encoded
 
@@ -1173,7 +1173,7 @@ export type CompletionResponseEncoded = typeof CompletionResponse.Encoded
  * The `CompletionsServerlessBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsServerlessBodyWithPrompt = preserving(
   Schema.Struct({
@@ -1216,7 +1216,7 @@ export const CompletionsServerlessBodyWithPrompt = preserving(
  * A decoded `CompletionsServerlessBodyWithPrompt` (see {@link CompletionsServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithPrompt = typeof CompletionsServerlessBodyWithPrompt.Type
 
@@ -1224,7 +1224,7 @@ export type CompletionsServerlessBodyWithPrompt = typeof CompletionsServerlessBo
  * A `CompletionsServerlessBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithPromptEncoded = typeof CompletionsServerlessBodyWithPrompt.Encoded
 
@@ -1232,7 +1232,7 @@ export type CompletionsServerlessBodyWithPromptEncoded = typeof CompletionsServe
  * The `CompletionsServerlessBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsServerlessBodyWithTokens = preserving(
   Schema.Struct({
@@ -1275,7 +1275,7 @@ export const CompletionsServerlessBodyWithTokens = preserving(
  * A decoded `CompletionsServerlessBodyWithTokens` (see {@link CompletionsServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithTokens = typeof CompletionsServerlessBodyWithTokens.Type
 
@@ -1283,7 +1283,7 @@ export type CompletionsServerlessBodyWithTokens = typeof CompletionsServerlessBo
  * A `CompletionsServerlessBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithTokensEncoded = typeof CompletionsServerlessBodyWithTokens.Encoded
 
@@ -1291,7 +1291,7 @@ export type CompletionsServerlessBodyWithTokensEncoded = typeof CompletionsServe
  * The `CompletionsStreamBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamBodyWithPrompt = preserving(
   Schema.Struct({
@@ -1334,7 +1334,7 @@ export const CompletionsStreamBodyWithPrompt = preserving(
  * A decoded `CompletionsStreamBodyWithPrompt` (see {@link CompletionsStreamBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithPrompt = typeof CompletionsStreamBodyWithPrompt.Type
 
@@ -1342,7 +1342,7 @@ export type CompletionsStreamBodyWithPrompt = typeof CompletionsStreamBodyWithPr
  * A `CompletionsStreamBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsStreamBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithPromptEncoded = typeof CompletionsStreamBodyWithPrompt.Encoded
 
@@ -1350,7 +1350,7 @@ export type CompletionsStreamBodyWithPromptEncoded = typeof CompletionsStreamBod
  * The `CompletionsStreamBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamBodyWithTokens = preserving(
   Schema.Struct({
@@ -1393,7 +1393,7 @@ export const CompletionsStreamBodyWithTokens = preserving(
  * A decoded `CompletionsStreamBodyWithTokens` (see {@link CompletionsStreamBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithTokens = typeof CompletionsStreamBodyWithTokens.Type
 
@@ -1401,7 +1401,7 @@ export type CompletionsStreamBodyWithTokens = typeof CompletionsStreamBodyWithTo
  * A `CompletionsStreamBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsStreamBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithTokensEncoded = typeof CompletionsStreamBodyWithTokens.Encoded
 
@@ -1409,7 +1409,7 @@ export type CompletionsStreamBodyWithTokensEncoded = typeof CompletionsStreamBod
  * The `CompletionsStreamDedicatedBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
   Schema.Struct({
@@ -1452,7 +1452,7 @@ export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
  * A decoded `CompletionsStreamDedicatedBodyWithPrompt` (see {@link CompletionsStreamDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithPrompt = typeof CompletionsStreamDedicatedBodyWithPrompt.Type
 
@@ -1460,7 +1460,7 @@ export type CompletionsStreamDedicatedBodyWithPrompt = typeof CompletionsStreamD
  * A `CompletionsStreamDedicatedBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsStreamDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithPromptEncoded = typeof CompletionsStreamDedicatedBodyWithPrompt.Encoded
 
@@ -1468,7 +1468,7 @@ export type CompletionsStreamDedicatedBodyWithPromptEncoded = typeof Completions
  * The `CompletionsStreamDedicatedBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamDedicatedBodyWithTokens = preserving(
   Schema.Struct({
@@ -1511,7 +1511,7 @@ export const CompletionsStreamDedicatedBodyWithTokens = preserving(
  * A decoded `CompletionsStreamDedicatedBodyWithTokens` (see {@link CompletionsStreamDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithTokens = typeof CompletionsStreamDedicatedBodyWithTokens.Type
 
@@ -1519,7 +1519,7 @@ export type CompletionsStreamDedicatedBodyWithTokens = typeof CompletionsStreamD
  * A `CompletionsStreamDedicatedBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsStreamDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithTokensEncoded = typeof CompletionsStreamDedicatedBodyWithTokens.Encoded
 
@@ -1527,7 +1527,7 @@ export type CompletionsStreamDedicatedBodyWithTokensEncoded = typeof Completions
  * The `CompletionsStreamServerlessBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamServerlessBodyWithPrompt = preserving(
   Schema.Struct({
@@ -1570,7 +1570,7 @@ export const CompletionsStreamServerlessBodyWithPrompt = preserving(
  * A decoded `CompletionsStreamServerlessBodyWithPrompt` (see {@link CompletionsStreamServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithPrompt = typeof CompletionsStreamServerlessBodyWithPrompt.Type
 
@@ -1578,7 +1578,7 @@ export type CompletionsStreamServerlessBodyWithPrompt = typeof CompletionsStream
  * A `CompletionsStreamServerlessBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsStreamServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithPromptEncoded = typeof CompletionsStreamServerlessBodyWithPrompt.Encoded
 
@@ -1586,7 +1586,7 @@ export type CompletionsStreamServerlessBodyWithPromptEncoded = typeof Completion
  * The `CompletionsStreamServerlessBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamServerlessBodyWithTokens = preserving(
   Schema.Struct({
@@ -1629,7 +1629,7 @@ export const CompletionsStreamServerlessBodyWithTokens = preserving(
  * A decoded `CompletionsStreamServerlessBodyWithTokens` (see {@link CompletionsStreamServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithTokens = typeof CompletionsStreamServerlessBodyWithTokens.Type
 
@@ -1637,7 +1637,7 @@ export type CompletionsStreamServerlessBodyWithTokens = typeof CompletionsStream
  * A `CompletionsStreamServerlessBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsStreamServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithTokensEncoded = typeof CompletionsStreamServerlessBodyWithTokens.Encoded
 
@@ -1645,7 +1645,7 @@ export type CompletionsStreamServerlessBodyWithTokensEncoded = typeof Completion
  * The `ServerVadChunkingStrategy` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerVadChunkingStrategy = preserving(
   Schema.Struct({
@@ -1660,7 +1660,7 @@ export const ServerVadChunkingStrategy = preserving(
  * A decoded `ServerVadChunkingStrategy` (see {@link ServerVadChunkingStrategy}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerVadChunkingStrategy = typeof ServerVadChunkingStrategy.Type
 
@@ -1668,7 +1668,7 @@ export type ServerVadChunkingStrategy = typeof ServerVadChunkingStrategy.Type
  * A `ServerVadChunkingStrategy` as it is on the wire, before decoding (see {@link ServerVadChunkingStrategy}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerVadChunkingStrategyEncoded = typeof ServerVadChunkingStrategy.Encoded
 
@@ -1676,7 +1676,7 @@ export type ServerVadChunkingStrategyEncoded = typeof ServerVadChunkingStrategy.
  * The `ContainerAudioTranscriptionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionBody = preserving(
   Schema.Struct({
@@ -1693,7 +1693,7 @@ export const ContainerAudioTranscriptionBody = preserving(
  * A decoded `ContainerAudioTranscriptionBody` (see {@link ContainerAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionBody = typeof ContainerAudioTranscriptionBody.Type
 
@@ -1701,7 +1701,7 @@ export type ContainerAudioTranscriptionBody = typeof ContainerAudioTranscription
  * A `ContainerAudioTranscriptionBody` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionBodyEncoded = typeof ContainerAudioTranscriptionBody.Encoded
 
@@ -1709,7 +1709,7 @@ export type ContainerAudioTranscriptionBodyEncoded = typeof ContainerAudioTransc
  * The `ContainerAudioTranscriptionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
@@ -1726,7 +1726,7 @@ export const ContainerAudioTranscriptionStreamBody = preserving(
  * A decoded `ContainerAudioTranscriptionStreamBody` (see {@link ContainerAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamBody = typeof ContainerAudioTranscriptionStreamBody.Type
 
@@ -1734,7 +1734,7 @@ export type ContainerAudioTranscriptionStreamBody = typeof ContainerAudioTranscr
  * A `ContainerAudioTranscriptionStreamBody` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamBodyEncoded = typeof ContainerAudioTranscriptionStreamBody.Encoded
 
@@ -1742,7 +1742,7 @@ export type ContainerAudioTranscriptionStreamBodyEncoded = typeof ContainerAudio
  * The `StreamedAudioTranscriptionData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedAudioTranscriptionData = preserving(
   Schema.Struct({
@@ -1757,7 +1757,7 @@ export const StreamedAudioTranscriptionData = preserving(
  * A decoded `StreamedAudioTranscriptionData` (see {@link StreamedAudioTranscriptionData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionData = typeof StreamedAudioTranscriptionData.Type
 
@@ -1765,7 +1765,7 @@ export type StreamedAudioTranscriptionData = typeof StreamedAudioTranscriptionDa
  * A `StreamedAudioTranscriptionData` as it is on the wire, before decoding (see {@link StreamedAudioTranscriptionData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionDataEncoded = typeof StreamedAudioTranscriptionData.Encoded
 
@@ -1773,7 +1773,7 @@ export type StreamedAudioTranscriptionDataEncoded = typeof StreamedAudioTranscri
  * The `StreamedAudioTranscriptionResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedAudioTranscriptionResult = preserving(
   Schema.Struct({ data: StreamedAudioTranscriptionData }),
@@ -1783,7 +1783,7 @@ export const StreamedAudioTranscriptionResult = preserving(
  * A decoded `StreamedAudioTranscriptionResult` (see {@link StreamedAudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionResult = typeof StreamedAudioTranscriptionResult.Type
 
@@ -1791,7 +1791,7 @@ export type StreamedAudioTranscriptionResult = typeof StreamedAudioTranscription
  * A `StreamedAudioTranscriptionResult` as it is on the wire, before decoding (see {@link StreamedAudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionResultEncoded = typeof StreamedAudioTranscriptionResult.Encoded
 
@@ -1799,7 +1799,7 @@ export type StreamedAudioTranscriptionResultEncoded = typeof StreamedAudioTransc
  * The `ContainerAudioTranscriptionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionStreamSuccess = StreamedAudioTranscriptionResult.annotate({
   identifier: "ContainerAudioTranscriptionStreamSuccess",
@@ -1809,7 +1809,7 @@ export const ContainerAudioTranscriptionStreamSuccess = StreamedAudioTranscripti
  * A decoded `ContainerAudioTranscriptionStreamSuccess` (see {@link ContainerAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamSuccess = typeof ContainerAudioTranscriptionStreamSuccess.Type
 
@@ -1817,7 +1817,7 @@ export type ContainerAudioTranscriptionStreamSuccess = typeof ContainerAudioTran
  * A `ContainerAudioTranscriptionStreamSuccess` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamSuccessEncoded = typeof ContainerAudioTranscriptionStreamSuccess.Encoded
 
@@ -1825,7 +1825,7 @@ export type ContainerAudioTranscriptionStreamSuccessEncoded = typeof ContainerAu
  * The `ContainerAudioTranscriptionSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionSuccess = AudioTranscriptionResult.annotate({
   identifier: "ContainerAudioTranscriptionSuccess",
@@ -1835,7 +1835,7 @@ export const ContainerAudioTranscriptionSuccess = AudioTranscriptionResult.annot
  * A decoded `ContainerAudioTranscriptionSuccess` (see {@link ContainerAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionSuccess = typeof ContainerAudioTranscriptionSuccess.Type
 
@@ -1843,7 +1843,7 @@ export type ContainerAudioTranscriptionSuccess = typeof ContainerAudioTranscript
  * A `ContainerAudioTranscriptionSuccess` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionSuccessEncoded = typeof ContainerAudioTranscriptionSuccess.Encoded
 
@@ -1851,7 +1851,7 @@ export type ContainerAudioTranscriptionSuccessEncoded = typeof ContainerAudioTra
  * The `ContainerChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "ContainerChatCompleteSuccess",
@@ -1861,7 +1861,7 @@ export const ContainerChatCompleteSuccess = ChatCompletionResponse.annotate({
  * A decoded `ContainerChatCompleteSuccess` (see {@link ContainerChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompleteSuccess = typeof ContainerChatCompleteSuccess.Type
 
@@ -1869,7 +1869,7 @@ export type ContainerChatCompleteSuccess = typeof ContainerChatCompleteSuccess.T
  * A `ContainerChatCompleteSuccess` as it is on the wire, before decoding (see {@link ContainerChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompleteSuccessEncoded = typeof ContainerChatCompleteSuccess.Encoded
 
@@ -1877,7 +1877,7 @@ export type ContainerChatCompleteSuccessEncoded = typeof ContainerChatCompleteSu
  * The `FunctionDefinition` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FunctionDefinition = preserving(
   Schema.Struct({
@@ -1891,7 +1891,7 @@ export const FunctionDefinition = preserving(
  * A decoded `FunctionDefinition` (see {@link FunctionDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionDefinition = typeof FunctionDefinition.Type
 
@@ -1899,7 +1899,7 @@ export type FunctionDefinition = typeof FunctionDefinition.Type
  * A `FunctionDefinition` as it is on the wire, before decoding (see {@link FunctionDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionDefinitionEncoded = typeof FunctionDefinition.Encoded
 
@@ -1994,7 +1994,7 @@ export type ToolMessageEncoded = typeof ToolMessage.Encoded
  * The `ImageData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ImageData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "ImageData" })
 
@@ -2002,7 +2002,7 @@ export const ImageData = preserving(Schema.Struct({ url: Schema.String })).annot
  * A decoded `ImageData` (see {@link ImageData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageData = typeof ImageData.Type
 
@@ -2010,7 +2010,7 @@ export type ImageData = typeof ImageData.Type
  * A `ImageData` as it is on the wire, before decoding (see {@link ImageData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageDataEncoded = typeof ImageData.Encoded
 
@@ -2018,7 +2018,7 @@ export type ImageDataEncoded = typeof ImageData.Encoded
  * The `ImageContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ImageContent = preserving(
   Schema.Struct({ type: Schema.Literal("image_url"), image_url: ImageData }),
@@ -2028,7 +2028,7 @@ export const ImageContent = preserving(
  * A decoded `ImageContent` (see {@link ImageContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageContent = typeof ImageContent.Type
 
@@ -2036,7 +2036,7 @@ export type ImageContent = typeof ImageContent.Type
  * A `ImageContent` as it is on the wire, before decoding (see {@link ImageContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageContentEncoded = typeof ImageContent.Encoded
 
@@ -2044,7 +2044,7 @@ export type ImageContentEncoded = typeof ImageContent.Encoded
  * The `TextContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TextContent = preserving(Schema.Struct({ type: Schema.Literal("text"), text: Schema.String })).annotate({
   identifier: "TextContent",
@@ -2054,7 +2054,7 @@ export const TextContent = preserving(Schema.Struct({ type: Schema.Literal("text
  * A decoded `TextContent` (see {@link TextContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextContent = typeof TextContent.Type
 
@@ -2062,7 +2062,7 @@ export type TextContent = typeof TextContent.Type
  * A `TextContent` as it is on the wire, before decoding (see {@link TextContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextContentEncoded = typeof TextContent.Encoded
 
@@ -2070,7 +2070,7 @@ export type TextContentEncoded = typeof TextContent.Encoded
  * The `VideoData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const VideoData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "VideoData" })
 
@@ -2078,7 +2078,7 @@ export const VideoData = preserving(Schema.Struct({ url: Schema.String })).annot
  * A decoded `VideoData` (see {@link VideoData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoData = typeof VideoData.Type
 
@@ -2086,7 +2086,7 @@ export type VideoData = typeof VideoData.Type
  * A `VideoData` as it is on the wire, before decoding (see {@link VideoData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoDataEncoded = typeof VideoData.Encoded
 
@@ -2094,7 +2094,7 @@ export type VideoDataEncoded = typeof VideoData.Encoded
  * The `VideoContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const VideoContent = preserving(
   Schema.Struct({ type: Schema.Literal("video_url"), video_url: VideoData }),
@@ -2104,7 +2104,7 @@ export const VideoContent = preserving(
  * A decoded `VideoContent` (see {@link VideoContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoContent = typeof VideoContent.Type
 
@@ -2112,7 +2112,7 @@ export type VideoContent = typeof VideoContent.Type
  * A `VideoContent` as it is on the wire, before decoding (see {@link VideoContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoContentEncoded = typeof VideoContent.Encoded
 
@@ -2120,7 +2120,7 @@ export type VideoContentEncoded = typeof VideoContent.Encoded
  * The `UserMessageContentMultiModal` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const UserMessageContentMultiModal = Schema.Union([
   TextContent,
@@ -2133,7 +2133,7 @@ export const UserMessageContentMultiModal = Schema.Union([
  * A decoded `UserMessageContentMultiModal` (see {@link UserMessageContentMultiModal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type UserMessageContentMultiModal = typeof UserMessageContentMultiModal.Type
 
@@ -2141,7 +2141,7 @@ export type UserMessageContentMultiModal = typeof UserMessageContentMultiModal.T
  * A `UserMessageContentMultiModal` as it is on the wire, before decoding (see {@link UserMessageContentMultiModal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type UserMessageContentMultiModalEncoded = typeof UserMessageContentMultiModal.Encoded
 
@@ -2265,7 +2265,7 @@ export type ChatCompletionRequestEncoded = typeof ChatCompletionRequest.Encoded
  * The `ContainerChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerChatCompletionStreamBody = preserving(
   Schema.Struct({
@@ -2309,7 +2309,7 @@ export const ContainerChatCompletionStreamBody = preserving(
  * A decoded `ContainerChatCompletionStreamBody` (see {@link ContainerChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamBody = typeof ContainerChatCompletionStreamBody.Type
 
@@ -2317,7 +2317,7 @@ export type ContainerChatCompletionStreamBody = typeof ContainerChatCompletionSt
  * A `ContainerChatCompletionStreamBody` as it is on the wire, before decoding (see {@link ContainerChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamBodyEncoded = typeof ContainerChatCompletionStreamBody.Encoded
 
@@ -2325,7 +2325,7 @@ export type ContainerChatCompletionStreamBodyEncoded = typeof ContainerChatCompl
  * The `ToolCallDeltaFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolCallDeltaFunction = preserving(
   Schema.Struct({ arguments: Schema.String, name: Schema.optional(Schema.NullOr(Schema.String)) }),
@@ -2335,7 +2335,7 @@ export const ToolCallDeltaFunction = preserving(
  * A decoded `ToolCallDeltaFunction` (see {@link ToolCallDeltaFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallDeltaFunction = typeof ToolCallDeltaFunction.Type
 
@@ -2343,7 +2343,7 @@ export type ToolCallDeltaFunction = typeof ToolCallDeltaFunction.Type
  * A `ToolCallDeltaFunction` as it is on the wire, before decoding (see {@link ToolCallDeltaFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallDeltaFunctionEncoded = typeof ToolCallDeltaFunction.Encoded
 
@@ -2477,7 +2477,7 @@ export type ChatCompletionChunkEncoded = typeof ChatCompletionChunk.Encoded
  * The `StreamedChatResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedChatResult = preserving(Schema.Struct({ data: ChatCompletionChunk })).annotate({
   identifier: "StreamedChatResult",
@@ -2487,7 +2487,7 @@ export const StreamedChatResult = preserving(Schema.Struct({ data: ChatCompletio
  * A decoded `StreamedChatResult` (see {@link StreamedChatResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedChatResult = typeof StreamedChatResult.Type
 
@@ -2495,7 +2495,7 @@ export type StreamedChatResult = typeof StreamedChatResult.Type
  * A `StreamedChatResult` as it is on the wire, before decoding (see {@link StreamedChatResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedChatResultEncoded = typeof StreamedChatResult.Encoded
 
@@ -2503,7 +2503,7 @@ export type StreamedChatResultEncoded = typeof StreamedChatResult.Encoded
  * The `ContainerChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerChatCompletionStreamSuccess = StreamedChatResult.annotate({
   identifier: "ContainerChatCompletionStreamSuccess",
@@ -2513,7 +2513,7 @@ export const ContainerChatCompletionStreamSuccess = StreamedChatResult.annotate(
  * A decoded `ContainerChatCompletionStreamSuccess` (see {@link ContainerChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamSuccess = typeof ContainerChatCompletionStreamSuccess.Type
 
@@ -2521,7 +2521,7 @@ export type ContainerChatCompletionStreamSuccess = typeof ContainerChatCompletio
  * A `ContainerChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link ContainerChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamSuccessEncoded = typeof ContainerChatCompletionStreamSuccess.Encoded
 
@@ -2555,7 +2555,7 @@ export type CompletionRequestEncoded = typeof CompletionRequest.Encoded
  * The `ContainerCompletionsStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerCompletionsStreamBody = Schema.Union([
   CompletionsStreamBodyWithPrompt,
@@ -2566,7 +2566,7 @@ export const ContainerCompletionsStreamBody = Schema.Union([
  * A decoded `ContainerCompletionsStreamBody` (see {@link ContainerCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamBody = typeof ContainerCompletionsStreamBody.Type
 
@@ -2574,7 +2574,7 @@ export type ContainerCompletionsStreamBody = typeof ContainerCompletionsStreamBo
  * A `ContainerCompletionsStreamBody` as it is on the wire, before decoding (see {@link ContainerCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamBodyEncoded = typeof ContainerCompletionsStreamBody.Encoded
 
@@ -2647,7 +2647,7 @@ export type CompletionChunkEncoded = typeof CompletionChunk.Encoded
  * The `StreamedCompletionsResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedCompletionsResult = preserving(Schema.Struct({ data: CompletionChunk })).annotate({
   identifier: "StreamedCompletionsResult",
@@ -2657,7 +2657,7 @@ export const StreamedCompletionsResult = preserving(Schema.Struct({ data: Comple
  * A decoded `StreamedCompletionsResult` (see {@link StreamedCompletionsResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedCompletionsResult = typeof StreamedCompletionsResult.Type
 
@@ -2665,7 +2665,7 @@ export type StreamedCompletionsResult = typeof StreamedCompletionsResult.Type
  * A `StreamedCompletionsResult` as it is on the wire, before decoding (see {@link StreamedCompletionsResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedCompletionsResultEncoded = typeof StreamedCompletionsResult.Encoded
 
@@ -2673,7 +2673,7 @@ export type StreamedCompletionsResultEncoded = typeof StreamedCompletionsResult.
  * The `ContainerCompletionsStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerCompletionsStreamSuccess = StreamedCompletionsResult.annotate({
   identifier: "ContainerCompletionsStreamSuccess",
@@ -2683,7 +2683,7 @@ export const ContainerCompletionsStreamSuccess = StreamedCompletionsResult.annot
  * A decoded `ContainerCompletionsStreamSuccess` (see {@link ContainerCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamSuccess = typeof ContainerCompletionsStreamSuccess.Type
 
@@ -2691,7 +2691,7 @@ export type ContainerCompletionsStreamSuccess = typeof ContainerCompletionsStrea
  * A `ContainerCompletionsStreamSuccess` as it is on the wire, before decoding (see {@link ContainerCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamSuccessEncoded = typeof ContainerCompletionsStreamSuccess.Encoded
 
@@ -2699,7 +2699,7 @@ export type ContainerCompletionsStreamSuccessEncoded = typeof ContainerCompletio
  * The `ContainerCompletionsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerCompletionsSuccess = CompletionResponse.annotate({ identifier: "ContainerCompletionsSuccess" })
 
@@ -2707,7 +2707,7 @@ export const ContainerCompletionsSuccess = CompletionResponse.annotate({ identif
  * A decoded `ContainerCompletionsSuccess` (see {@link ContainerCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsSuccess = typeof ContainerCompletionsSuccess.Type
 
@@ -2715,7 +2715,7 @@ export type ContainerCompletionsSuccess = typeof ContainerCompletionsSuccess.Typ
  * A `ContainerCompletionsSuccess` as it is on the wire, before decoding (see {@link ContainerCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsSuccessEncoded = typeof ContainerCompletionsSuccess.Encoded
 
@@ -2723,7 +2723,7 @@ export type ContainerCompletionsSuccessEncoded = typeof ContainerCompletionsSucc
  * The `ContainerDetokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerDetokenizationBody = preserving(
   Schema.Struct({ model: Schema.optional(Schema.NullOr(Schema.String)), tokens: Schema.Array(Schema.Int) }),
@@ -2733,7 +2733,7 @@ export const ContainerDetokenizationBody = preserving(
  * A decoded `ContainerDetokenizationBody` (see {@link ContainerDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationBody = typeof ContainerDetokenizationBody.Type
 
@@ -2741,7 +2741,7 @@ export type ContainerDetokenizationBody = typeof ContainerDetokenizationBody.Typ
  * A `ContainerDetokenizationBody` as it is on the wire, before decoding (see {@link ContainerDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationBodyEncoded = typeof ContainerDetokenizationBody.Encoded
 
@@ -2749,7 +2749,7 @@ export type ContainerDetokenizationBodyEncoded = typeof ContainerDetokenizationB
  * The `ContainerDetokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
   identifier: "ContainerDetokenizationSuccess",
@@ -2759,7 +2759,7 @@ export const ContainerDetokenizationSuccess = preserving(Schema.Struct({ text: S
  * A decoded `ContainerDetokenizationSuccess` (see {@link ContainerDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationSuccess = typeof ContainerDetokenizationSuccess.Type
 
@@ -2767,7 +2767,7 @@ export type ContainerDetokenizationSuccess = typeof ContainerDetokenizationSucce
  * A `ContainerDetokenizationSuccess` as it is on the wire, before decoding (see {@link ContainerDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationSuccessEncoded = typeof ContainerDetokenizationSuccess.Encoded
 
@@ -2775,7 +2775,7 @@ export type ContainerDetokenizationSuccessEncoded = typeof ContainerDetokenizati
  * The `MessagesCompatibilityBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesCompatibilityBlock = preserving(
   Schema.Struct({
@@ -2799,7 +2799,7 @@ export const MessagesCompatibilityBlock = preserving(
  * A decoded `MessagesCompatibilityBlock` (see {@link MessagesCompatibilityBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesCompatibilityBlock = typeof MessagesCompatibilityBlock.Type
 
@@ -2807,7 +2807,7 @@ export type MessagesCompatibilityBlock = typeof MessagesCompatibilityBlock.Type
  * A `MessagesCompatibilityBlock` as it is on the wire, before decoding (see {@link MessagesCompatibilityBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesCompatibilityBlockEncoded = typeof MessagesCompatibilityBlock.Encoded
 
@@ -2815,7 +2815,7 @@ export type MessagesCompatibilityBlockEncoded = typeof MessagesCompatibilityBloc
  * The `MessagesBase64ImageSource` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesBase64ImageSource = preserving(
   Schema.Struct({
@@ -2829,7 +2829,7 @@ export const MessagesBase64ImageSource = preserving(
  * A decoded `MessagesBase64ImageSource` (see {@link MessagesBase64ImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesBase64ImageSource = typeof MessagesBase64ImageSource.Type
 
@@ -2837,7 +2837,7 @@ export type MessagesBase64ImageSource = typeof MessagesBase64ImageSource.Type
  * A `MessagesBase64ImageSource` as it is on the wire, before decoding (see {@link MessagesBase64ImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesBase64ImageSourceEncoded = typeof MessagesBase64ImageSource.Encoded
 
@@ -2845,7 +2845,7 @@ export type MessagesBase64ImageSourceEncoded = typeof MessagesBase64ImageSource.
  * The `MessagesUrlImageSource` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesUrlImageSource = preserving(
   Schema.Struct({ type: Schema.Literal("url"), url: Schema.String.check(Schema.isMinLength(1)) }),
@@ -2855,7 +2855,7 @@ export const MessagesUrlImageSource = preserving(
  * A decoded `MessagesUrlImageSource` (see {@link MessagesUrlImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUrlImageSource = typeof MessagesUrlImageSource.Type
 
@@ -2863,7 +2863,7 @@ export type MessagesUrlImageSource = typeof MessagesUrlImageSource.Type
  * A `MessagesUrlImageSource` as it is on the wire, before decoding (see {@link MessagesUrlImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUrlImageSourceEncoded = typeof MessagesUrlImageSource.Encoded
 
@@ -2871,7 +2871,7 @@ export type MessagesUrlImageSourceEncoded = typeof MessagesUrlImageSource.Encode
  * The `MessagesImageSource` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesImageSource = Schema.Union([MessagesBase64ImageSource, MessagesUrlImageSource]).annotate({
   identifier: "MessagesImageSource",
@@ -2881,7 +2881,7 @@ export const MessagesImageSource = Schema.Union([MessagesBase64ImageSource, Mess
  * A decoded `MessagesImageSource` (see {@link MessagesImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageSource = typeof MessagesImageSource.Type
 
@@ -2889,7 +2889,7 @@ export type MessagesImageSource = typeof MessagesImageSource.Type
  * A `MessagesImageSource` as it is on the wire, before decoding (see {@link MessagesImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageSourceEncoded = typeof MessagesImageSource.Encoded
 
@@ -2897,7 +2897,7 @@ export type MessagesImageSourceEncoded = typeof MessagesImageSource.Encoded
  * The `MessagesImageBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesImageBlock = preserving(
   Schema.Struct({ type: Schema.Literal("image"), source: MessagesImageSource }),
@@ -2907,7 +2907,7 @@ export const MessagesImageBlock = preserving(
  * A decoded `MessagesImageBlock` (see {@link MessagesImageBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageBlock = typeof MessagesImageBlock.Type
 
@@ -2915,7 +2915,7 @@ export type MessagesImageBlock = typeof MessagesImageBlock.Type
  * A `MessagesImageBlock` as it is on the wire, before decoding (see {@link MessagesImageBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageBlockEncoded = typeof MessagesImageBlock.Encoded
 
@@ -2923,7 +2923,7 @@ export type MessagesImageBlockEncoded = typeof MessagesImageBlock.Encoded
  * The `MessagesTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesTextBlock = preserving(
   Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
@@ -2933,7 +2933,7 @@ export const MessagesTextBlock = preserving(
  * A decoded `MessagesTextBlock` (see {@link MessagesTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesTextBlock = typeof MessagesTextBlock.Type
 
@@ -2941,7 +2941,7 @@ export type MessagesTextBlock = typeof MessagesTextBlock.Type
  * A `MessagesTextBlock` as it is on the wire, before decoding (see {@link MessagesTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesTextBlockEncoded = typeof MessagesTextBlock.Encoded
 
@@ -2949,7 +2949,7 @@ export type MessagesTextBlockEncoded = typeof MessagesTextBlock.Encoded
  * The `MessagesThinkingBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesThinkingBlock = preserving(
   Schema.Struct({
@@ -2963,7 +2963,7 @@ export const MessagesThinkingBlock = preserving(
  * A decoded `MessagesThinkingBlock` (see {@link MessagesThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingBlock = typeof MessagesThinkingBlock.Type
 
@@ -2971,7 +2971,7 @@ export type MessagesThinkingBlock = typeof MessagesThinkingBlock.Type
  * A `MessagesThinkingBlock` as it is on the wire, before decoding (see {@link MessagesThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingBlockEncoded = typeof MessagesThinkingBlock.Encoded
 
@@ -2979,7 +2979,7 @@ export type MessagesThinkingBlockEncoded = typeof MessagesThinkingBlock.Encoded
  * The `MessagesToolResultBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolResultBlock = preserving(
   Schema.Struct({
@@ -2995,7 +2995,7 @@ export const MessagesToolResultBlock = preserving(
  * A decoded `MessagesToolResultBlock` (see {@link MessagesToolResultBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolResultBlock = typeof MessagesToolResultBlock.Type
 
@@ -3003,7 +3003,7 @@ export type MessagesToolResultBlock = typeof MessagesToolResultBlock.Type
  * A `MessagesToolResultBlock` as it is on the wire, before decoding (see {@link MessagesToolResultBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolResultBlockEncoded = typeof MessagesToolResultBlock.Encoded
 
@@ -3011,7 +3011,7 @@ export type MessagesToolResultBlockEncoded = typeof MessagesToolResultBlock.Enco
  * The `MessagesToolUseBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolUseBlock = preserving(
   Schema.Struct({
@@ -3026,7 +3026,7 @@ export const MessagesToolUseBlock = preserving(
  * A decoded `MessagesToolUseBlock` (see {@link MessagesToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolUseBlock = typeof MessagesToolUseBlock.Type
 
@@ -3034,7 +3034,7 @@ export type MessagesToolUseBlock = typeof MessagesToolUseBlock.Type
  * A `MessagesToolUseBlock` as it is on the wire, before decoding (see {@link MessagesToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolUseBlockEncoded = typeof MessagesToolUseBlock.Encoded
 
@@ -3042,7 +3042,7 @@ export type MessagesToolUseBlockEncoded = typeof MessagesToolUseBlock.Encoded
  * The `MessagesContentBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesContentBlock = Schema.Union([
   MessagesTextBlock,
@@ -3057,7 +3057,7 @@ export const MessagesContentBlock = Schema.Union([
  * A decoded `MessagesContentBlock` (see {@link MessagesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesContentBlock = typeof MessagesContentBlock.Type
 
@@ -3065,7 +3065,7 @@ export type MessagesContentBlock = typeof MessagesContentBlock.Type
  * A `MessagesContentBlock` as it is on the wire, before decoding (see {@link MessagesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesContentBlockEncoded = typeof MessagesContentBlock.Encoded
 
@@ -3073,7 +3073,7 @@ export type MessagesContentBlockEncoded = typeof MessagesContentBlock.Encoded
  * The `MessagesInputMessage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesInputMessage = preserving(
   Schema.Struct({
@@ -3086,7 +3086,7 @@ export const MessagesInputMessage = preserving(
  * A decoded `MessagesInputMessage` (see {@link MessagesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesInputMessage = typeof MessagesInputMessage.Type
 
@@ -3094,7 +3094,7 @@ export type MessagesInputMessage = typeof MessagesInputMessage.Type
  * A `MessagesInputMessage` as it is on the wire, before decoding (see {@link MessagesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesInputMessageEncoded = typeof MessagesInputMessage.Encoded
 
@@ -3102,7 +3102,7 @@ export type MessagesInputMessageEncoded = typeof MessagesInputMessage.Encoded
  * The `MessagesOutputFormat` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesOutputFormat = preserving(
   Schema.Struct({
@@ -3115,7 +3115,7 @@ export const MessagesOutputFormat = preserving(
  * A decoded `MessagesOutputFormat` (see {@link MessagesOutputFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputFormat = typeof MessagesOutputFormat.Type
 
@@ -3123,7 +3123,7 @@ export type MessagesOutputFormat = typeof MessagesOutputFormat.Type
  * A `MessagesOutputFormat` as it is on the wire, before decoding (see {@link MessagesOutputFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputFormatEncoded = typeof MessagesOutputFormat.Encoded
 
@@ -3131,7 +3131,7 @@ export type MessagesOutputFormatEncoded = typeof MessagesOutputFormat.Encoded
  * The `MessagesOutputConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesOutputConfig = preserving(
   Schema.Struct({
@@ -3146,7 +3146,7 @@ export const MessagesOutputConfig = preserving(
  * A decoded `MessagesOutputConfig` (see {@link MessagesOutputConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputConfig = typeof MessagesOutputConfig.Type
 
@@ -3154,7 +3154,7 @@ export type MessagesOutputConfig = typeof MessagesOutputConfig.Type
  * A `MessagesOutputConfig` as it is on the wire, before decoding (see {@link MessagesOutputConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputConfigEncoded = typeof MessagesOutputConfig.Encoded
 
@@ -3162,7 +3162,7 @@ export type MessagesOutputConfigEncoded = typeof MessagesOutputConfig.Encoded
  * The `MessagesSystemTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesSystemTextBlock = preserving(
   Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
@@ -3172,7 +3172,7 @@ export const MessagesSystemTextBlock = preserving(
  * A decoded `MessagesSystemTextBlock` (see {@link MessagesSystemTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesSystemTextBlock = typeof MessagesSystemTextBlock.Type
 
@@ -3180,7 +3180,7 @@ export type MessagesSystemTextBlock = typeof MessagesSystemTextBlock.Type
  * A `MessagesSystemTextBlock` as it is on the wire, before decoding (see {@link MessagesSystemTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesSystemTextBlockEncoded = typeof MessagesSystemTextBlock.Encoded
 
@@ -3188,7 +3188,7 @@ export type MessagesSystemTextBlockEncoded = typeof MessagesSystemTextBlock.Enco
  * The `MessagesThinkingConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesThinkingConfig = preserving(
   Schema.Struct({
@@ -3201,7 +3201,7 @@ export const MessagesThinkingConfig = preserving(
  * A decoded `MessagesThinkingConfig` (see {@link MessagesThinkingConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingConfig = typeof MessagesThinkingConfig.Type
 
@@ -3209,7 +3209,7 @@ export type MessagesThinkingConfig = typeof MessagesThinkingConfig.Type
  * A `MessagesThinkingConfig` as it is on the wire, before decoding (see {@link MessagesThinkingConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingConfigEncoded = typeof MessagesThinkingConfig.Encoded
 
@@ -3217,7 +3217,7 @@ export type MessagesThinkingConfigEncoded = typeof MessagesThinkingConfig.Encode
  * The `MessagesToolChoice` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolChoice = preserving(
   Schema.Struct({
@@ -3231,7 +3231,7 @@ export const MessagesToolChoice = preserving(
  * A decoded `MessagesToolChoice` (see {@link MessagesToolChoice}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolChoice = typeof MessagesToolChoice.Type
 
@@ -3239,7 +3239,7 @@ export type MessagesToolChoice = typeof MessagesToolChoice.Type
  * A `MessagesToolChoice` as it is on the wire, before decoding (see {@link MessagesToolChoice}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolChoiceEncoded = typeof MessagesToolChoice.Encoded
 
@@ -3247,7 +3247,7 @@ export type MessagesToolChoiceEncoded = typeof MessagesToolChoice.Encoded
  * The `MessagesToolDefinition` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolDefinition = preserving(
   Schema.Struct({
@@ -3263,7 +3263,7 @@ export const MessagesToolDefinition = preserving(
  * A decoded `MessagesToolDefinition` (see {@link MessagesToolDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolDefinition = typeof MessagesToolDefinition.Type
 
@@ -3271,7 +3271,7 @@ export type MessagesToolDefinition = typeof MessagesToolDefinition.Type
  * A `MessagesToolDefinition` as it is on the wire, before decoding (see {@link MessagesToolDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolDefinitionEncoded = typeof MessagesToolDefinition.Encoded
 
@@ -3279,7 +3279,7 @@ export type MessagesToolDefinitionEncoded = typeof MessagesToolDefinition.Encode
  * The `ContainerMessagesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerMessagesBody = preserving(
   Schema.Struct({
@@ -3311,7 +3311,7 @@ export const ContainerMessagesBody = preserving(
  * A decoded `ContainerMessagesBody` (see {@link ContainerMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesBody = typeof ContainerMessagesBody.Type
 
@@ -3319,7 +3319,7 @@ export type ContainerMessagesBody = typeof ContainerMessagesBody.Type
  * A `ContainerMessagesBody` as it is on the wire, before decoding (see {@link ContainerMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesBodyEncoded = typeof ContainerMessagesBody.Encoded
 
@@ -3327,7 +3327,7 @@ export type ContainerMessagesBodyEncoded = typeof ContainerMessagesBody.Encoded
  * The `ContainerMessagesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerMessagesStreamBody = preserving(
   Schema.Struct({
@@ -3359,7 +3359,7 @@ export const ContainerMessagesStreamBody = preserving(
  * A decoded `ContainerMessagesStreamBody` (see {@link ContainerMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamBody = typeof ContainerMessagesStreamBody.Type
 
@@ -3367,7 +3367,7 @@ export type ContainerMessagesStreamBody = typeof ContainerMessagesStreamBody.Typ
  * A `ContainerMessagesStreamBody` as it is on the wire, before decoding (see {@link ContainerMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamBodyEncoded = typeof ContainerMessagesStreamBody.Encoded
 
@@ -3375,7 +3375,7 @@ export type ContainerMessagesStreamBodyEncoded = typeof ContainerMessagesStreamB
  * The `MessagesStreamInputJsonDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamInputJsonDelta = preserving(
   Schema.Struct({ type: Schema.Literal("input_json_delta"), partial_json: Schema.String }),
@@ -3385,7 +3385,7 @@ export const MessagesStreamInputJsonDelta = preserving(
  * A decoded `MessagesStreamInputJsonDelta` (see {@link MessagesStreamInputJsonDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamInputJsonDelta = typeof MessagesStreamInputJsonDelta.Type
 
@@ -3393,7 +3393,7 @@ export type MessagesStreamInputJsonDelta = typeof MessagesStreamInputJsonDelta.T
  * A `MessagesStreamInputJsonDelta` as it is on the wire, before decoding (see {@link MessagesStreamInputJsonDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamInputJsonDeltaEncoded = typeof MessagesStreamInputJsonDelta.Encoded
 
@@ -3401,7 +3401,7 @@ export type MessagesStreamInputJsonDeltaEncoded = typeof MessagesStreamInputJson
  * The `MessagesStreamSignatureDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamSignatureDelta = preserving(
   Schema.Struct({ type: Schema.Literal("signature_delta"), signature: Schema.String }),
@@ -3411,7 +3411,7 @@ export const MessagesStreamSignatureDelta = preserving(
  * A decoded `MessagesStreamSignatureDelta` (see {@link MessagesStreamSignatureDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamSignatureDelta = typeof MessagesStreamSignatureDelta.Type
 
@@ -3419,7 +3419,7 @@ export type MessagesStreamSignatureDelta = typeof MessagesStreamSignatureDelta.T
  * A `MessagesStreamSignatureDelta` as it is on the wire, before decoding (see {@link MessagesStreamSignatureDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamSignatureDeltaEncoded = typeof MessagesStreamSignatureDelta.Encoded
 
@@ -3427,7 +3427,7 @@ export type MessagesStreamSignatureDeltaEncoded = typeof MessagesStreamSignature
  * The `MessagesStreamTextDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamTextDelta = preserving(
   Schema.Struct({ type: Schema.Literal("text_delta"), text: Schema.String }),
@@ -3437,7 +3437,7 @@ export const MessagesStreamTextDelta = preserving(
  * A decoded `MessagesStreamTextDelta` (see {@link MessagesStreamTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamTextDelta = typeof MessagesStreamTextDelta.Type
 
@@ -3445,7 +3445,7 @@ export type MessagesStreamTextDelta = typeof MessagesStreamTextDelta.Type
  * A `MessagesStreamTextDelta` as it is on the wire, before decoding (see {@link MessagesStreamTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamTextDeltaEncoded = typeof MessagesStreamTextDelta.Encoded
 
@@ -3453,7 +3453,7 @@ export type MessagesStreamTextDeltaEncoded = typeof MessagesStreamTextDelta.Enco
  * The `MessagesStreamThinkingDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamThinkingDelta = preserving(
   Schema.Struct({ type: Schema.Literal("thinking_delta"), thinking: Schema.String }),
@@ -3463,7 +3463,7 @@ export const MessagesStreamThinkingDelta = preserving(
  * A decoded `MessagesStreamThinkingDelta` (see {@link MessagesStreamThinkingDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamThinkingDelta = typeof MessagesStreamThinkingDelta.Type
 
@@ -3471,7 +3471,7 @@ export type MessagesStreamThinkingDelta = typeof MessagesStreamThinkingDelta.Typ
  * A `MessagesStreamThinkingDelta` as it is on the wire, before decoding (see {@link MessagesStreamThinkingDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamThinkingDeltaEncoded = typeof MessagesStreamThinkingDelta.Encoded
 
@@ -3479,7 +3479,7 @@ export type MessagesStreamThinkingDeltaEncoded = typeof MessagesStreamThinkingDe
  * The `MessagesStreamContentBlockDeltaPayload` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockDeltaPayload = Schema.Union([
   MessagesStreamTextDelta,
@@ -3492,7 +3492,7 @@ export const MessagesStreamContentBlockDeltaPayload = Schema.Union([
  * A decoded `MessagesStreamContentBlockDeltaPayload` (see {@link MessagesStreamContentBlockDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDeltaPayload = typeof MessagesStreamContentBlockDeltaPayload.Type
 
@@ -3500,7 +3500,7 @@ export type MessagesStreamContentBlockDeltaPayload = typeof MessagesStreamConten
  * A `MessagesStreamContentBlockDeltaPayload` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDeltaPayloadEncoded = typeof MessagesStreamContentBlockDeltaPayload.Encoded
 
@@ -3508,7 +3508,7 @@ export type MessagesStreamContentBlockDeltaPayloadEncoded = typeof MessagesStrea
  * The `MessagesStreamContentBlockDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockDelta = preserving(
   Schema.Struct({
@@ -3522,7 +3522,7 @@ export const MessagesStreamContentBlockDelta = preserving(
  * A decoded `MessagesStreamContentBlockDelta` (see {@link MessagesStreamContentBlockDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDelta = typeof MessagesStreamContentBlockDelta.Type
 
@@ -3530,7 +3530,7 @@ export type MessagesStreamContentBlockDelta = typeof MessagesStreamContentBlockD
  * A `MessagesStreamContentBlockDelta` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDeltaEncoded = typeof MessagesStreamContentBlockDelta.Encoded
 
@@ -3538,7 +3538,7 @@ export type MessagesStreamContentBlockDeltaEncoded = typeof MessagesStreamConten
  * The `MessagesStreamStartTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamStartTextBlock = preserving(
   Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
@@ -3548,7 +3548,7 @@ export const MessagesStreamStartTextBlock = preserving(
  * A decoded `MessagesStreamStartTextBlock` (see {@link MessagesStreamStartTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartTextBlock = typeof MessagesStreamStartTextBlock.Type
 
@@ -3556,7 +3556,7 @@ export type MessagesStreamStartTextBlock = typeof MessagesStreamStartTextBlock.T
  * A `MessagesStreamStartTextBlock` as it is on the wire, before decoding (see {@link MessagesStreamStartTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartTextBlockEncoded = typeof MessagesStreamStartTextBlock.Encoded
 
@@ -3564,7 +3564,7 @@ export type MessagesStreamStartTextBlockEncoded = typeof MessagesStreamStartText
  * The `MessagesStreamStartThinkingBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamStartThinkingBlock = preserving(
   Schema.Struct({
@@ -3578,7 +3578,7 @@ export const MessagesStreamStartThinkingBlock = preserving(
  * A decoded `MessagesStreamStartThinkingBlock` (see {@link MessagesStreamStartThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartThinkingBlock = typeof MessagesStreamStartThinkingBlock.Type
 
@@ -3586,7 +3586,7 @@ export type MessagesStreamStartThinkingBlock = typeof MessagesStreamStartThinkin
  * A `MessagesStreamStartThinkingBlock` as it is on the wire, before decoding (see {@link MessagesStreamStartThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartThinkingBlockEncoded = typeof MessagesStreamStartThinkingBlock.Encoded
 
@@ -3594,7 +3594,7 @@ export type MessagesStreamStartThinkingBlockEncoded = typeof MessagesStreamStart
  * The `MessagesStreamStartToolUseBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamStartToolUseBlock = preserving(
   Schema.Struct({
@@ -3609,7 +3609,7 @@ export const MessagesStreamStartToolUseBlock = preserving(
  * A decoded `MessagesStreamStartToolUseBlock` (see {@link MessagesStreamStartToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartToolUseBlock = typeof MessagesStreamStartToolUseBlock.Type
 
@@ -3617,7 +3617,7 @@ export type MessagesStreamStartToolUseBlock = typeof MessagesStreamStartToolUseB
  * A `MessagesStreamStartToolUseBlock` as it is on the wire, before decoding (see {@link MessagesStreamStartToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartToolUseBlockEncoded = typeof MessagesStreamStartToolUseBlock.Encoded
 
@@ -3625,7 +3625,7 @@ export type MessagesStreamStartToolUseBlockEncoded = typeof MessagesStreamStartT
  * The `MessagesStreamContentBlockStartPayload` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockStartPayload = Schema.Union([
   MessagesStreamStartTextBlock,
@@ -3637,7 +3637,7 @@ export const MessagesStreamContentBlockStartPayload = Schema.Union([
  * A decoded `MessagesStreamContentBlockStartPayload` (see {@link MessagesStreamContentBlockStartPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStartPayload = typeof MessagesStreamContentBlockStartPayload.Type
 
@@ -3645,7 +3645,7 @@ export type MessagesStreamContentBlockStartPayload = typeof MessagesStreamConten
  * A `MessagesStreamContentBlockStartPayload` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockStartPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStartPayloadEncoded = typeof MessagesStreamContentBlockStartPayload.Encoded
 
@@ -3653,7 +3653,7 @@ export type MessagesStreamContentBlockStartPayloadEncoded = typeof MessagesStrea
  * The `MessagesStreamContentBlockStart` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockStart = preserving(
   Schema.Struct({
@@ -3667,7 +3667,7 @@ export const MessagesStreamContentBlockStart = preserving(
  * A decoded `MessagesStreamContentBlockStart` (see {@link MessagesStreamContentBlockStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStart = typeof MessagesStreamContentBlockStart.Type
 
@@ -3675,7 +3675,7 @@ export type MessagesStreamContentBlockStart = typeof MessagesStreamContentBlockS
  * A `MessagesStreamContentBlockStart` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStartEncoded = typeof MessagesStreamContentBlockStart.Encoded
 
@@ -3683,7 +3683,7 @@ export type MessagesStreamContentBlockStartEncoded = typeof MessagesStreamConten
  * The `MessagesStreamContentBlockStop` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockStop = preserving(
   Schema.Struct({ type: Schema.Literal("content_block_stop"), index: Schema.Int }),
@@ -3693,7 +3693,7 @@ export const MessagesStreamContentBlockStop = preserving(
  * A decoded `MessagesStreamContentBlockStop` (see {@link MessagesStreamContentBlockStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStop = typeof MessagesStreamContentBlockStop.Type
 
@@ -3701,7 +3701,7 @@ export type MessagesStreamContentBlockStop = typeof MessagesStreamContentBlockSt
  * A `MessagesStreamContentBlockStop` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStopEncoded = typeof MessagesStreamContentBlockStop.Encoded
 
@@ -3709,7 +3709,7 @@ export type MessagesStreamContentBlockStopEncoded = typeof MessagesStreamContent
  * The `MessagesStreamErrorDetail` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamErrorDetail = preserving(
   Schema.Struct({ type: Schema.String, message: Schema.String }),
@@ -3719,7 +3719,7 @@ export const MessagesStreamErrorDetail = preserving(
  * A decoded `MessagesStreamErrorDetail` (see {@link MessagesStreamErrorDetail}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorDetail = typeof MessagesStreamErrorDetail.Type
 
@@ -3727,7 +3727,7 @@ export type MessagesStreamErrorDetail = typeof MessagesStreamErrorDetail.Type
  * A `MessagesStreamErrorDetail` as it is on the wire, before decoding (see {@link MessagesStreamErrorDetail}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorDetailEncoded = typeof MessagesStreamErrorDetail.Encoded
 
@@ -3735,7 +3735,7 @@ export type MessagesStreamErrorDetailEncoded = typeof MessagesStreamErrorDetail.
  * The `MessagesStreamErrorEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamErrorEvent = preserving(
   Schema.Struct({
@@ -3749,7 +3749,7 @@ export const MessagesStreamErrorEvent = preserving(
  * A decoded `MessagesStreamErrorEvent` (see {@link MessagesStreamErrorEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorEvent = typeof MessagesStreamErrorEvent.Type
 
@@ -3757,7 +3757,7 @@ export type MessagesStreamErrorEvent = typeof MessagesStreamErrorEvent.Type
  * A `MessagesStreamErrorEvent` as it is on the wire, before decoding (see {@link MessagesStreamErrorEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorEventEncoded = typeof MessagesStreamErrorEvent.Encoded
 
@@ -3765,7 +3765,7 @@ export type MessagesStreamErrorEventEncoded = typeof MessagesStreamErrorEvent.En
  * The `MessagesStreamMessageDeltaPayload` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageDeltaPayload = preserving(
   Schema.Struct({
@@ -3780,7 +3780,7 @@ export const MessagesStreamMessageDeltaPayload = preserving(
  * A decoded `MessagesStreamMessageDeltaPayload` (see {@link MessagesStreamMessageDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaPayload = typeof MessagesStreamMessageDeltaPayload.Type
 
@@ -3788,7 +3788,7 @@ export type MessagesStreamMessageDeltaPayload = typeof MessagesStreamMessageDelt
  * A `MessagesStreamMessageDeltaPayload` as it is on the wire, before decoding (see {@link MessagesStreamMessageDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaPayloadEncoded = typeof MessagesStreamMessageDeltaPayload.Encoded
 
@@ -3796,7 +3796,7 @@ export type MessagesStreamMessageDeltaPayloadEncoded = typeof MessagesStreamMess
  * The `MessagesStreamMessageDeltaUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageDeltaUsage = preserving(
   Schema.Struct({
@@ -3810,7 +3810,7 @@ export const MessagesStreamMessageDeltaUsage = preserving(
  * A decoded `MessagesStreamMessageDeltaUsage` (see {@link MessagesStreamMessageDeltaUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaUsage = typeof MessagesStreamMessageDeltaUsage.Type
 
@@ -3818,7 +3818,7 @@ export type MessagesStreamMessageDeltaUsage = typeof MessagesStreamMessageDeltaU
  * A `MessagesStreamMessageDeltaUsage` as it is on the wire, before decoding (see {@link MessagesStreamMessageDeltaUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaUsageEncoded = typeof MessagesStreamMessageDeltaUsage.Encoded
 
@@ -3826,7 +3826,7 @@ export type MessagesStreamMessageDeltaUsageEncoded = typeof MessagesStreamMessag
  * The `MessagesStreamMessageDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageDelta = preserving(
   Schema.Struct({
@@ -3840,7 +3840,7 @@ export const MessagesStreamMessageDelta = preserving(
  * A decoded `MessagesStreamMessageDelta` (see {@link MessagesStreamMessageDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDelta = typeof MessagesStreamMessageDelta.Type
 
@@ -3848,7 +3848,7 @@ export type MessagesStreamMessageDelta = typeof MessagesStreamMessageDelta.Type
  * A `MessagesStreamMessageDelta` as it is on the wire, before decoding (see {@link MessagesStreamMessageDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaEncoded = typeof MessagesStreamMessageDelta.Encoded
 
@@ -3856,7 +3856,7 @@ export type MessagesStreamMessageDeltaEncoded = typeof MessagesStreamMessageDelt
  * The `MessagesResponseTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseTextBlock = preserving(
   Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
@@ -3866,7 +3866,7 @@ export const MessagesResponseTextBlock = preserving(
  * A decoded `MessagesResponseTextBlock` (see {@link MessagesResponseTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseTextBlock = typeof MessagesResponseTextBlock.Type
 
@@ -3874,7 +3874,7 @@ export type MessagesResponseTextBlock = typeof MessagesResponseTextBlock.Type
  * A `MessagesResponseTextBlock` as it is on the wire, before decoding (see {@link MessagesResponseTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseTextBlockEncoded = typeof MessagesResponseTextBlock.Encoded
 
@@ -3882,7 +3882,7 @@ export type MessagesResponseTextBlockEncoded = typeof MessagesResponseTextBlock.
  * The `MessagesResponseThinkingBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseThinkingBlock = preserving(
   Schema.Struct({ type: Schema.Literal("thinking"), thinking: Schema.String, signature: Schema.String }),
@@ -3892,7 +3892,7 @@ export const MessagesResponseThinkingBlock = preserving(
  * A decoded `MessagesResponseThinkingBlock` (see {@link MessagesResponseThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseThinkingBlock = typeof MessagesResponseThinkingBlock.Type
 
@@ -3900,7 +3900,7 @@ export type MessagesResponseThinkingBlock = typeof MessagesResponseThinkingBlock
  * A `MessagesResponseThinkingBlock` as it is on the wire, before decoding (see {@link MessagesResponseThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseThinkingBlockEncoded = typeof MessagesResponseThinkingBlock.Encoded
 
@@ -3908,7 +3908,7 @@ export type MessagesResponseThinkingBlockEncoded = typeof MessagesResponseThinki
  * The `MessagesResponseToolUseBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseToolUseBlock = preserving(
   Schema.Struct({
@@ -3923,7 +3923,7 @@ export const MessagesResponseToolUseBlock = preserving(
  * A decoded `MessagesResponseToolUseBlock` (see {@link MessagesResponseToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseToolUseBlock = typeof MessagesResponseToolUseBlock.Type
 
@@ -3931,7 +3931,7 @@ export type MessagesResponseToolUseBlock = typeof MessagesResponseToolUseBlock.T
  * A `MessagesResponseToolUseBlock` as it is on the wire, before decoding (see {@link MessagesResponseToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseToolUseBlockEncoded = typeof MessagesResponseToolUseBlock.Encoded
 
@@ -3939,7 +3939,7 @@ export type MessagesResponseToolUseBlockEncoded = typeof MessagesResponseToolUse
  * The `MessagesResponseContentBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseContentBlock = Schema.Union([
   MessagesResponseThinkingBlock,
@@ -3951,7 +3951,7 @@ export const MessagesResponseContentBlock = Schema.Union([
  * A decoded `MessagesResponseContentBlock` (see {@link MessagesResponseContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseContentBlock = typeof MessagesResponseContentBlock.Type
 
@@ -3959,7 +3959,7 @@ export type MessagesResponseContentBlock = typeof MessagesResponseContentBlock.T
  * A `MessagesResponseContentBlock` as it is on the wire, before decoding (see {@link MessagesResponseContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseContentBlockEncoded = typeof MessagesResponseContentBlock.Encoded
 
@@ -3967,7 +3967,7 @@ export type MessagesResponseContentBlockEncoded = typeof MessagesResponseContent
  * The `MessagesUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesUsage = preserving(
   Schema.Struct({
@@ -3981,7 +3981,7 @@ export const MessagesUsage = preserving(
  * A decoded `MessagesUsage` (see {@link MessagesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUsage = typeof MessagesUsage.Type
 
@@ -3989,7 +3989,7 @@ export type MessagesUsage = typeof MessagesUsage.Type
  * A `MessagesUsage` as it is on the wire, before decoding (see {@link MessagesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUsageEncoded = typeof MessagesUsage.Encoded
 
@@ -3997,7 +3997,7 @@ export type MessagesUsageEncoded = typeof MessagesUsage.Encoded
  * The `MessagesStreamMessageEnvelope` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageEnvelope = preserving(
   Schema.Struct({
@@ -4018,7 +4018,7 @@ export const MessagesStreamMessageEnvelope = preserving(
  * A decoded `MessagesStreamMessageEnvelope` (see {@link MessagesStreamMessageEnvelope}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageEnvelope = typeof MessagesStreamMessageEnvelope.Type
 
@@ -4026,7 +4026,7 @@ export type MessagesStreamMessageEnvelope = typeof MessagesStreamMessageEnvelope
  * A `MessagesStreamMessageEnvelope` as it is on the wire, before decoding (see {@link MessagesStreamMessageEnvelope}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageEnvelopeEncoded = typeof MessagesStreamMessageEnvelope.Encoded
 
@@ -4034,7 +4034,7 @@ export type MessagesStreamMessageEnvelopeEncoded = typeof MessagesStreamMessageE
  * The `MessagesStreamMessageStart` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageStart = preserving(
   Schema.Struct({ type: Schema.Literal("message_start"), message: MessagesStreamMessageEnvelope }),
@@ -4044,7 +4044,7 @@ export const MessagesStreamMessageStart = preserving(
  * A decoded `MessagesStreamMessageStart` (see {@link MessagesStreamMessageStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStart = typeof MessagesStreamMessageStart.Type
 
@@ -4052,7 +4052,7 @@ export type MessagesStreamMessageStart = typeof MessagesStreamMessageStart.Type
  * A `MessagesStreamMessageStart` as it is on the wire, before decoding (see {@link MessagesStreamMessageStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStartEncoded = typeof MessagesStreamMessageStart.Encoded
 
@@ -4060,7 +4060,7 @@ export type MessagesStreamMessageStartEncoded = typeof MessagesStreamMessageStar
  * The `MessagesStreamMessageStop` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageStop = preserving(Schema.Struct({ type: Schema.Literal("message_stop") })).annotate({
   identifier: "MessagesStreamMessageStop",
@@ -4070,7 +4070,7 @@ export const MessagesStreamMessageStop = preserving(Schema.Struct({ type: Schema
  * A decoded `MessagesStreamMessageStop` (see {@link MessagesStreamMessageStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStop = typeof MessagesStreamMessageStop.Type
 
@@ -4078,7 +4078,7 @@ export type MessagesStreamMessageStop = typeof MessagesStreamMessageStop.Type
  * A `MessagesStreamMessageStop` as it is on the wire, before decoding (see {@link MessagesStreamMessageStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStopEncoded = typeof MessagesStreamMessageStop.Encoded
 
@@ -4086,7 +4086,7 @@ export type MessagesStreamMessageStopEncoded = typeof MessagesStreamMessageStop.
  * The `MessagesStreamEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamEvent = Schema.Union([
   MessagesStreamMessageStart,
@@ -4102,7 +4102,7 @@ export const MessagesStreamEvent = Schema.Union([
  * A decoded `MessagesStreamEvent` (see {@link MessagesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamEvent = typeof MessagesStreamEvent.Type
 
@@ -4110,7 +4110,7 @@ export type MessagesStreamEvent = typeof MessagesStreamEvent.Type
  * A `MessagesStreamEvent` as it is on the wire, before decoding (see {@link MessagesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamEventEncoded = typeof MessagesStreamEvent.Encoded
 
@@ -4118,7 +4118,7 @@ export type MessagesStreamEventEncoded = typeof MessagesStreamEvent.Encoded
  * The `ContainerMessagesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
   identifier: "ContainerMessagesStreamSuccess",
@@ -4128,7 +4128,7 @@ export const ContainerMessagesStreamSuccess = preserving(Schema.Struct({ data: M
  * A decoded `ContainerMessagesStreamSuccess` (see {@link ContainerMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamSuccess = typeof ContainerMessagesStreamSuccess.Type
 
@@ -4136,7 +4136,7 @@ export type ContainerMessagesStreamSuccess = typeof ContainerMessagesStreamSucce
  * A `ContainerMessagesStreamSuccess` as it is on the wire, before decoding (see {@link ContainerMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamSuccessEncoded = typeof ContainerMessagesStreamSuccess.Encoded
 
@@ -4144,7 +4144,7 @@ export type ContainerMessagesStreamSuccessEncoded = typeof ContainerMessagesStre
  * The `ContainerMessagesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerMessagesSuccess = preserving(
   Schema.Struct({
@@ -4165,7 +4165,7 @@ export const ContainerMessagesSuccess = preserving(
  * A decoded `ContainerMessagesSuccess` (see {@link ContainerMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesSuccess = typeof ContainerMessagesSuccess.Type
 
@@ -4173,7 +4173,7 @@ export type ContainerMessagesSuccess = typeof ContainerMessagesSuccess.Type
  * A `ContainerMessagesSuccess` as it is on the wire, before decoding (see {@link ContainerMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesSuccessEncoded = typeof ContainerMessagesSuccess.Encoded
 
@@ -4181,7 +4181,7 @@ export type ContainerMessagesSuccessEncoded = typeof ContainerMessagesSuccess.En
  * The `ResponsesCustomToolCall` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomToolCall = preserving(
   Schema.Struct({
@@ -4197,7 +4197,7 @@ export const ResponsesCustomToolCall = preserving(
  * A decoded `ResponsesCustomToolCall` (see {@link ResponsesCustomToolCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCall = typeof ResponsesCustomToolCall.Type
 
@@ -4205,7 +4205,7 @@ export type ResponsesCustomToolCall = typeof ResponsesCustomToolCall.Type
  * A `ResponsesCustomToolCall` as it is on the wire, before decoding (see {@link ResponsesCustomToolCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallEncoded = typeof ResponsesCustomToolCall.Encoded
 
@@ -4213,7 +4213,7 @@ export type ResponsesCustomToolCallEncoded = typeof ResponsesCustomToolCall.Enco
  * The `ResponsesInputImage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputImage = preserving(
   Schema.Struct({ type: Schema.Literal("input_image"), image_url: Schema.String }),
@@ -4223,7 +4223,7 @@ export const ResponsesInputImage = preserving(
  * A decoded `ResponsesInputImage` (see {@link ResponsesInputImage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputImage = typeof ResponsesInputImage.Type
 
@@ -4231,7 +4231,7 @@ export type ResponsesInputImage = typeof ResponsesInputImage.Type
  * A `ResponsesInputImage` as it is on the wire, before decoding (see {@link ResponsesInputImage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputImageEncoded = typeof ResponsesInputImage.Encoded
 
@@ -4239,7 +4239,7 @@ export type ResponsesInputImageEncoded = typeof ResponsesInputImage.Encoded
  * The `ResponsesInputText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputText = preserving(
   Schema.Struct({ type: Schema.Literal("input_text"), text: Schema.String }),
@@ -4249,7 +4249,7 @@ export const ResponsesInputText = preserving(
  * A decoded `ResponsesInputText` (see {@link ResponsesInputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputText = typeof ResponsesInputText.Type
 
@@ -4257,7 +4257,7 @@ export type ResponsesInputText = typeof ResponsesInputText.Type
  * A `ResponsesInputText` as it is on the wire, before decoding (see {@link ResponsesInputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputTextEncoded = typeof ResponsesInputText.Encoded
 
@@ -4265,7 +4265,7 @@ export type ResponsesInputTextEncoded = typeof ResponsesInputText.Encoded
  * The `ResponsesCustomToolCallOutputContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomToolCallOutputContent = Schema.Union([ResponsesInputText, ResponsesInputImage]).annotate({
   identifier: "ResponsesCustomToolCallOutputContent",
@@ -4275,7 +4275,7 @@ export const ResponsesCustomToolCallOutputContent = Schema.Union([ResponsesInput
  * A decoded `ResponsesCustomToolCallOutputContent` (see {@link ResponsesCustomToolCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutputContent = typeof ResponsesCustomToolCallOutputContent.Type
 
@@ -4283,7 +4283,7 @@ export type ResponsesCustomToolCallOutputContent = typeof ResponsesCustomToolCal
  * A `ResponsesCustomToolCallOutputContent` as it is on the wire, before decoding (see {@link ResponsesCustomToolCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutputContentEncoded = typeof ResponsesCustomToolCallOutputContent.Encoded
 
@@ -4291,7 +4291,7 @@ export type ResponsesCustomToolCallOutputContentEncoded = typeof ResponsesCustom
  * The `ResponsesCustomToolCallOutput` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomToolCallOutput = preserving(
   Schema.Struct({
@@ -4306,7 +4306,7 @@ export const ResponsesCustomToolCallOutput = preserving(
  * A decoded `ResponsesCustomToolCallOutput` (see {@link ResponsesCustomToolCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutput = typeof ResponsesCustomToolCallOutput.Type
 
@@ -4314,7 +4314,7 @@ export type ResponsesCustomToolCallOutput = typeof ResponsesCustomToolCallOutput
  * A `ResponsesCustomToolCallOutput` as it is on the wire, before decoding (see {@link ResponsesCustomToolCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutputEncoded = typeof ResponsesCustomToolCallOutput.Encoded
 
@@ -4322,7 +4322,7 @@ export type ResponsesCustomToolCallOutputEncoded = typeof ResponsesCustomToolCal
  * The `ResponsesFunctionCall` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionCall = preserving(
   Schema.Struct({
@@ -4339,7 +4339,7 @@ export const ResponsesFunctionCall = preserving(
  * A decoded `ResponsesFunctionCall` (see {@link ResponsesFunctionCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCall = typeof ResponsesFunctionCall.Type
 
@@ -4347,7 +4347,7 @@ export type ResponsesFunctionCall = typeof ResponsesFunctionCall.Type
  * A `ResponsesFunctionCall` as it is on the wire, before decoding (see {@link ResponsesFunctionCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallEncoded = typeof ResponsesFunctionCall.Encoded
 
@@ -4355,7 +4355,7 @@ export type ResponsesFunctionCallEncoded = typeof ResponsesFunctionCall.Encoded
  * The `ResponsesFunctionCallOutputContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionCallOutputContent = Schema.Union([ResponsesInputText, ResponsesInputImage]).annotate({
   identifier: "ResponsesFunctionCallOutputContent",
@@ -4365,7 +4365,7 @@ export const ResponsesFunctionCallOutputContent = Schema.Union([ResponsesInputTe
  * A decoded `ResponsesFunctionCallOutputContent` (see {@link ResponsesFunctionCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutputContent = typeof ResponsesFunctionCallOutputContent.Type
 
@@ -4373,7 +4373,7 @@ export type ResponsesFunctionCallOutputContent = typeof ResponsesFunctionCallOut
  * A `ResponsesFunctionCallOutputContent` as it is on the wire, before decoding (see {@link ResponsesFunctionCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutputContentEncoded = typeof ResponsesFunctionCallOutputContent.Encoded
 
@@ -4381,7 +4381,7 @@ export type ResponsesFunctionCallOutputContentEncoded = typeof ResponsesFunction
  * The `ResponsesFunctionCallOutput` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionCallOutput = preserving(
   Schema.Struct({
@@ -4397,7 +4397,7 @@ export const ResponsesFunctionCallOutput = preserving(
  * A decoded `ResponsesFunctionCallOutput` (see {@link ResponsesFunctionCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutput = typeof ResponsesFunctionCallOutput.Type
 
@@ -4405,7 +4405,7 @@ export type ResponsesFunctionCallOutput = typeof ResponsesFunctionCallOutput.Typ
  * A `ResponsesFunctionCallOutput` as it is on the wire, before decoding (see {@link ResponsesFunctionCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutputEncoded = typeof ResponsesFunctionCallOutput.Encoded
 
@@ -4413,7 +4413,7 @@ export type ResponsesFunctionCallOutputEncoded = typeof ResponsesFunctionCallOut
  * The `ResponsesOutputText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesOutputText = preserving(
   Schema.Struct({ type: Schema.Literal("output_text"), text: Schema.String }),
@@ -4423,7 +4423,7 @@ export const ResponsesOutputText = preserving(
  * A decoded `ResponsesOutputText` (see {@link ResponsesOutputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputText = typeof ResponsesOutputText.Type
 
@@ -4431,7 +4431,7 @@ export type ResponsesOutputText = typeof ResponsesOutputText.Type
  * A `ResponsesOutputText` as it is on the wire, before decoding (see {@link ResponsesOutputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputTextEncoded = typeof ResponsesOutputText.Encoded
 
@@ -4439,7 +4439,7 @@ export type ResponsesOutputTextEncoded = typeof ResponsesOutputText.Encoded
  * The `ResponsesRefusal` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesRefusal = preserving(
   Schema.Struct({ type: Schema.Literal("refusal"), refusal: Schema.String }),
@@ -4449,7 +4449,7 @@ export const ResponsesRefusal = preserving(
  * A decoded `ResponsesRefusal` (see {@link ResponsesRefusal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesRefusal = typeof ResponsesRefusal.Type
 
@@ -4457,7 +4457,7 @@ export type ResponsesRefusal = typeof ResponsesRefusal.Type
  * A `ResponsesRefusal` as it is on the wire, before decoding (see {@link ResponsesRefusal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesRefusalEncoded = typeof ResponsesRefusal.Encoded
 
@@ -4465,7 +4465,7 @@ export type ResponsesRefusalEncoded = typeof ResponsesRefusal.Encoded
  * The `ResponsesContentBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesContentBlock = Schema.Union([
   ResponsesInputText,
@@ -4478,7 +4478,7 @@ export const ResponsesContentBlock = Schema.Union([
  * A decoded `ResponsesContentBlock` (see {@link ResponsesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentBlock = typeof ResponsesContentBlock.Type
 
@@ -4486,7 +4486,7 @@ export type ResponsesContentBlock = typeof ResponsesContentBlock.Type
  * A `ResponsesContentBlock` as it is on the wire, before decoding (see {@link ResponsesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentBlockEncoded = typeof ResponsesContentBlock.Encoded
 
@@ -4494,7 +4494,7 @@ export type ResponsesContentBlockEncoded = typeof ResponsesContentBlock.Encoded
  * The `ResponsesInputMessage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputMessage = preserving(
   Schema.Struct({
@@ -4508,7 +4508,7 @@ export const ResponsesInputMessage = preserving(
  * A decoded `ResponsesInputMessage` (see {@link ResponsesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputMessage = typeof ResponsesInputMessage.Type
 
@@ -4516,7 +4516,7 @@ export type ResponsesInputMessage = typeof ResponsesInputMessage.Type
  * A `ResponsesInputMessage` as it is on the wire, before decoding (see {@link ResponsesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputMessageEncoded = typeof ResponsesInputMessage.Encoded
 
@@ -4524,7 +4524,7 @@ export type ResponsesInputMessageEncoded = typeof ResponsesInputMessage.Encoded
  * The `ResponsesReasoningSummaryText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningSummaryText = preserving(
   Schema.Struct({ type: Schema.Literal("summary_text"), text: Schema.String }),
@@ -4534,7 +4534,7 @@ export const ResponsesReasoningSummaryText = preserving(
  * A decoded `ResponsesReasoningSummaryText` (see {@link ResponsesReasoningSummaryText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningSummaryText = typeof ResponsesReasoningSummaryText.Type
 
@@ -4542,7 +4542,7 @@ export type ResponsesReasoningSummaryText = typeof ResponsesReasoningSummaryText
  * A `ResponsesReasoningSummaryText` as it is on the wire, before decoding (see {@link ResponsesReasoningSummaryText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningSummaryTextEncoded = typeof ResponsesReasoningSummaryText.Encoded
 
@@ -4550,7 +4550,7 @@ export type ResponsesReasoningSummaryTextEncoded = typeof ResponsesReasoningSumm
  * The `ResponsesReasoningText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningText = preserving(
   Schema.Struct({ type: Schema.Literal("reasoning_text"), text: Schema.String }),
@@ -4560,7 +4560,7 @@ export const ResponsesReasoningText = preserving(
  * A decoded `ResponsesReasoningText` (see {@link ResponsesReasoningText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningText = typeof ResponsesReasoningText.Type
 
@@ -4568,7 +4568,7 @@ export type ResponsesReasoningText = typeof ResponsesReasoningText.Type
  * A `ResponsesReasoningText` as it is on the wire, before decoding (see {@link ResponsesReasoningText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningTextEncoded = typeof ResponsesReasoningText.Encoded
 
@@ -4576,7 +4576,7 @@ export type ResponsesReasoningTextEncoded = typeof ResponsesReasoningText.Encode
  * The `ResponsesReasoningItem` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningItem = preserving(
   Schema.Struct({
@@ -4592,7 +4592,7 @@ export const ResponsesReasoningItem = preserving(
  * A decoded `ResponsesReasoningItem` (see {@link ResponsesReasoningItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningItem = typeof ResponsesReasoningItem.Type
 
@@ -4600,7 +4600,7 @@ export type ResponsesReasoningItem = typeof ResponsesReasoningItem.Type
  * A `ResponsesReasoningItem` as it is on the wire, before decoding (see {@link ResponsesReasoningItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningItemEncoded = typeof ResponsesReasoningItem.Encoded
 
@@ -4608,7 +4608,7 @@ export type ResponsesReasoningItemEncoded = typeof ResponsesReasoningItem.Encode
  * The `ResponsesInputItem` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputItem = Schema.Union([
   ResponsesInputMessage,
@@ -4623,7 +4623,7 @@ export const ResponsesInputItem = Schema.Union([
  * A decoded `ResponsesInputItem` (see {@link ResponsesInputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputItem = typeof ResponsesInputItem.Type
 
@@ -4631,7 +4631,7 @@ export type ResponsesInputItem = typeof ResponsesInputItem.Type
  * A `ResponsesInputItem` as it is on the wire, before decoding (see {@link ResponsesInputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputItemEncoded = typeof ResponsesInputItem.Encoded
 
@@ -4639,7 +4639,7 @@ export type ResponsesInputItemEncoded = typeof ResponsesInputItem.Encoded
  * The `ResponsesReasoningConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningConfig = preserving(
   Schema.Struct({
@@ -4653,7 +4653,7 @@ export const ResponsesReasoningConfig = preserving(
  * A decoded `ResponsesReasoningConfig` (see {@link ResponsesReasoningConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningConfig = typeof ResponsesReasoningConfig.Type
 
@@ -4661,7 +4661,7 @@ export type ResponsesReasoningConfig = typeof ResponsesReasoningConfig.Type
  * A `ResponsesReasoningConfig` as it is on the wire, before decoding (see {@link ResponsesReasoningConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningConfigEncoded = typeof ResponsesReasoningConfig.Encoded
 
@@ -4669,7 +4669,7 @@ export type ResponsesReasoningConfigEncoded = typeof ResponsesReasoningConfig.En
  * The `ResponsesTextFormatJsonObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextFormatJsonObject = preserving(
   Schema.Struct({ type: Schema.Literal("json_object") }),
@@ -4679,7 +4679,7 @@ export const ResponsesTextFormatJsonObject = preserving(
  * A decoded `ResponsesTextFormatJsonObject` (see {@link ResponsesTextFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonObject = typeof ResponsesTextFormatJsonObject.Type
 
@@ -4687,7 +4687,7 @@ export type ResponsesTextFormatJsonObject = typeof ResponsesTextFormatJsonObject
  * A `ResponsesTextFormatJsonObject` as it is on the wire, before decoding (see {@link ResponsesTextFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonObjectEncoded = typeof ResponsesTextFormatJsonObject.Encoded
 
@@ -4695,7 +4695,7 @@ export type ResponsesTextFormatJsonObjectEncoded = typeof ResponsesTextFormatJso
  * The `ResponsesTextFormatJsonSchema` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextFormatJsonSchema = preserving(
   Schema.Struct({
@@ -4711,7 +4711,7 @@ export const ResponsesTextFormatJsonSchema = preserving(
  * A decoded `ResponsesTextFormatJsonSchema` (see {@link ResponsesTextFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonSchema = typeof ResponsesTextFormatJsonSchema.Type
 
@@ -4719,7 +4719,7 @@ export type ResponsesTextFormatJsonSchema = typeof ResponsesTextFormatJsonSchema
  * A `ResponsesTextFormatJsonSchema` as it is on the wire, before decoding (see {@link ResponsesTextFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonSchemaEncoded = typeof ResponsesTextFormatJsonSchema.Encoded
 
@@ -4727,7 +4727,7 @@ export type ResponsesTextFormatJsonSchemaEncoded = typeof ResponsesTextFormatJso
  * The `ResponsesTextFormatText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextFormatText = preserving(Schema.Struct({ type: Schema.Literal("text") })).annotate({
   identifier: "ResponsesTextFormatText",
@@ -4737,7 +4737,7 @@ export const ResponsesTextFormatText = preserving(Schema.Struct({ type: Schema.L
  * A decoded `ResponsesTextFormatText` (see {@link ResponsesTextFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatText = typeof ResponsesTextFormatText.Type
 
@@ -4745,7 +4745,7 @@ export type ResponsesTextFormatText = typeof ResponsesTextFormatText.Type
  * A `ResponsesTextFormatText` as it is on the wire, before decoding (see {@link ResponsesTextFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatTextEncoded = typeof ResponsesTextFormatText.Encoded
 
@@ -4753,7 +4753,7 @@ export type ResponsesTextFormatTextEncoded = typeof ResponsesTextFormatText.Enco
  * The `ResponsesTextFormat` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextFormat = Schema.Union([
   ResponsesTextFormatText,
@@ -4765,7 +4765,7 @@ export const ResponsesTextFormat = Schema.Union([
  * A decoded `ResponsesTextFormat` (see {@link ResponsesTextFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormat = typeof ResponsesTextFormat.Type
 
@@ -4773,7 +4773,7 @@ export type ResponsesTextFormat = typeof ResponsesTextFormat.Type
  * A `ResponsesTextFormat` as it is on the wire, before decoding (see {@link ResponsesTextFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatEncoded = typeof ResponsesTextFormat.Encoded
 
@@ -4781,7 +4781,7 @@ export type ResponsesTextFormatEncoded = typeof ResponsesTextFormat.Encoded
  * The `ResponsesTextConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextConfig = preserving(
   Schema.Struct({ format: Schema.optional(Schema.NullOr(ResponsesTextFormat)) }),
@@ -4791,7 +4791,7 @@ export const ResponsesTextConfig = preserving(
  * A decoded `ResponsesTextConfig` (see {@link ResponsesTextConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextConfig = typeof ResponsesTextConfig.Type
 
@@ -4799,7 +4799,7 @@ export type ResponsesTextConfig = typeof ResponsesTextConfig.Type
  * A `ResponsesTextConfig` as it is on the wire, before decoding (see {@link ResponsesTextConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextConfigEncoded = typeof ResponsesTextConfig.Encoded
 
@@ -4807,7 +4807,7 @@ export type ResponsesTextConfigEncoded = typeof ResponsesTextConfig.Encoded
  * The `ResponsesCustomTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomTool = preserving(
   Schema.Struct({
@@ -4821,7 +4821,7 @@ export const ResponsesCustomTool = preserving(
  * A decoded `ResponsesCustomTool` (see {@link ResponsesCustomTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomTool = typeof ResponsesCustomTool.Type
 
@@ -4829,7 +4829,7 @@ export type ResponsesCustomTool = typeof ResponsesCustomTool.Type
  * A `ResponsesCustomTool` as it is on the wire, before decoding (see {@link ResponsesCustomTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolEncoded = typeof ResponsesCustomTool.Encoded
 
@@ -4837,7 +4837,7 @@ export type ResponsesCustomToolEncoded = typeof ResponsesCustomTool.Encoded
  * The `ResponsesFunctionTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionTool = preserving(
   Schema.Struct({
@@ -4853,7 +4853,7 @@ export const ResponsesFunctionTool = preserving(
  * A decoded `ResponsesFunctionTool` (see {@link ResponsesFunctionTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionTool = typeof ResponsesFunctionTool.Type
 
@@ -4861,7 +4861,7 @@ export type ResponsesFunctionTool = typeof ResponsesFunctionTool.Type
  * A `ResponsesFunctionTool` as it is on the wire, before decoding (see {@link ResponsesFunctionTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionToolEncoded = typeof ResponsesFunctionTool.Encoded
 
@@ -4869,7 +4869,7 @@ export type ResponsesFunctionToolEncoded = typeof ResponsesFunctionTool.Encoded
  * The `ResponsesTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTool = Schema.Union([ResponsesFunctionTool, ResponsesCustomTool]).annotate({
   identifier: "ResponsesTool",
@@ -4879,7 +4879,7 @@ export const ResponsesTool = Schema.Union([ResponsesFunctionTool, ResponsesCusto
  * A decoded `ResponsesTool` (see {@link ResponsesTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTool = typeof ResponsesTool.Type
 
@@ -4887,7 +4887,7 @@ export type ResponsesTool = typeof ResponsesTool.Type
  * A `ResponsesTool` as it is on the wire, before decoding (see {@link ResponsesTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolEncoded = typeof ResponsesTool.Encoded
 
@@ -4895,7 +4895,7 @@ export type ResponsesToolEncoded = typeof ResponsesTool.Encoded
  * The `ResponsesToolChoiceCustom` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesToolChoiceCustom = preserving(
   Schema.Struct({ type: Schema.Literal("custom"), name: Schema.String }),
@@ -4905,7 +4905,7 @@ export const ResponsesToolChoiceCustom = preserving(
  * A decoded `ResponsesToolChoiceCustom` (see {@link ResponsesToolChoiceCustom}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceCustom = typeof ResponsesToolChoiceCustom.Type
 
@@ -4913,7 +4913,7 @@ export type ResponsesToolChoiceCustom = typeof ResponsesToolChoiceCustom.Type
  * A `ResponsesToolChoiceCustom` as it is on the wire, before decoding (see {@link ResponsesToolChoiceCustom}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceCustomEncoded = typeof ResponsesToolChoiceCustom.Encoded
 
@@ -4921,7 +4921,7 @@ export type ResponsesToolChoiceCustomEncoded = typeof ResponsesToolChoiceCustom.
  * The `ResponsesToolChoiceFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesToolChoiceFunction = preserving(
   Schema.Struct({ type: Schema.Literal("function"), name: Schema.String }),
@@ -4931,7 +4931,7 @@ export const ResponsesToolChoiceFunction = preserving(
  * A decoded `ResponsesToolChoiceFunction` (see {@link ResponsesToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceFunction = typeof ResponsesToolChoiceFunction.Type
 
@@ -4939,7 +4939,7 @@ export type ResponsesToolChoiceFunction = typeof ResponsesToolChoiceFunction.Typ
  * A `ResponsesToolChoiceFunction` as it is on the wire, before decoding (see {@link ResponsesToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceFunctionEncoded = typeof ResponsesToolChoiceFunction.Encoded
 
@@ -4947,7 +4947,7 @@ export type ResponsesToolChoiceFunctionEncoded = typeof ResponsesToolChoiceFunct
  * The `ContainerResponsesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerResponsesBody = preserving(
   Schema.Struct({
@@ -4977,7 +4977,7 @@ export const ContainerResponsesBody = preserving(
  * A decoded `ContainerResponsesBody` (see {@link ContainerResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesBody = typeof ContainerResponsesBody.Type
 
@@ -4985,7 +4985,7 @@ export type ContainerResponsesBody = typeof ContainerResponsesBody.Type
  * A `ContainerResponsesBody` as it is on the wire, before decoding (see {@link ContainerResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesBodyEncoded = typeof ContainerResponsesBody.Encoded
 
@@ -4993,7 +4993,7 @@ export type ContainerResponsesBodyEncoded = typeof ContainerResponsesBody.Encode
  * The `ContainerResponsesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerResponsesStreamBody = preserving(
   Schema.Struct({
@@ -5023,7 +5023,7 @@ export const ContainerResponsesStreamBody = preserving(
  * A decoded `ContainerResponsesStreamBody` (see {@link ContainerResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamBody = typeof ContainerResponsesStreamBody.Type
 
@@ -5031,7 +5031,7 @@ export type ContainerResponsesStreamBody = typeof ContainerResponsesStreamBody.T
  * A `ContainerResponsesStreamBody` as it is on the wire, before decoding (see {@link ContainerResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamBodyEncoded = typeof ContainerResponsesStreamBody.Encoded
 
@@ -5039,7 +5039,7 @@ export type ContainerResponsesStreamBodyEncoded = typeof ContainerResponsesStrea
  * The `ResponsesContentPart` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesContentPart = Schema.Union([ResponsesOutputText, ResponsesReasoningText]).annotate({
   identifier: "ResponsesContentPart",
@@ -5049,7 +5049,7 @@ export const ResponsesContentPart = Schema.Union([ResponsesOutputText, Responses
  * A decoded `ResponsesContentPart` (see {@link ResponsesContentPart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentPart = typeof ResponsesContentPart.Type
 
@@ -5057,7 +5057,7 @@ export type ResponsesContentPart = typeof ResponsesContentPart.Type
  * A `ResponsesContentPart` as it is on the wire, before decoding (see {@link ResponsesContentPart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentPartEncoded = typeof ResponsesContentPart.Encoded
 
@@ -5065,7 +5065,7 @@ export type ResponsesContentPartEncoded = typeof ResponsesContentPart.Encoded
  * The `ResponsesStreamContentPartAdded` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamContentPartAdded = preserving(
   Schema.Struct({
@@ -5082,7 +5082,7 @@ export const ResponsesStreamContentPartAdded = preserving(
  * A decoded `ResponsesStreamContentPartAdded` (see {@link ResponsesStreamContentPartAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartAdded = typeof ResponsesStreamContentPartAdded.Type
 
@@ -5090,7 +5090,7 @@ export type ResponsesStreamContentPartAdded = typeof ResponsesStreamContentPartA
  * A `ResponsesStreamContentPartAdded` as it is on the wire, before decoding (see {@link ResponsesStreamContentPartAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartAddedEncoded = typeof ResponsesStreamContentPartAdded.Encoded
 
@@ -5098,7 +5098,7 @@ export type ResponsesStreamContentPartAddedEncoded = typeof ResponsesStreamConte
  * The `ResponsesStreamContentPartDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamContentPartDone = preserving(
   Schema.Struct({
@@ -5115,7 +5115,7 @@ export const ResponsesStreamContentPartDone = preserving(
  * A decoded `ResponsesStreamContentPartDone` (see {@link ResponsesStreamContentPartDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartDone = typeof ResponsesStreamContentPartDone.Type
 
@@ -5123,7 +5123,7 @@ export type ResponsesStreamContentPartDone = typeof ResponsesStreamContentPartDo
  * A `ResponsesStreamContentPartDone` as it is on the wire, before decoding (see {@link ResponsesStreamContentPartDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartDoneEncoded = typeof ResponsesStreamContentPartDone.Encoded
 
@@ -5131,7 +5131,7 @@ export type ResponsesStreamContentPartDoneEncoded = typeof ResponsesStreamConten
  * The `ResponsesStreamFunctionCallArgumentsDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamFunctionCallArgumentsDelta = preserving(
   Schema.Struct({
@@ -5147,7 +5147,7 @@ export const ResponsesStreamFunctionCallArgumentsDelta = preserving(
  * A decoded `ResponsesStreamFunctionCallArgumentsDelta` (see {@link ResponsesStreamFunctionCallArgumentsDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDelta = typeof ResponsesStreamFunctionCallArgumentsDelta.Type
 
@@ -5155,7 +5155,7 @@ export type ResponsesStreamFunctionCallArgumentsDelta = typeof ResponsesStreamFu
  * A `ResponsesStreamFunctionCallArgumentsDelta` as it is on the wire, before decoding (see {@link ResponsesStreamFunctionCallArgumentsDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDeltaEncoded = typeof ResponsesStreamFunctionCallArgumentsDelta.Encoded
 
@@ -5163,7 +5163,7 @@ export type ResponsesStreamFunctionCallArgumentsDeltaEncoded = typeof ResponsesS
  * The `ResponsesStreamFunctionCallArgumentsDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamFunctionCallArgumentsDone = preserving(
   Schema.Struct({
@@ -5180,7 +5180,7 @@ export const ResponsesStreamFunctionCallArgumentsDone = preserving(
  * A decoded `ResponsesStreamFunctionCallArgumentsDone` (see {@link ResponsesStreamFunctionCallArgumentsDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDone = typeof ResponsesStreamFunctionCallArgumentsDone.Type
 
@@ -5188,7 +5188,7 @@ export type ResponsesStreamFunctionCallArgumentsDone = typeof ResponsesStreamFun
  * A `ResponsesStreamFunctionCallArgumentsDone` as it is on the wire, before decoding (see {@link ResponsesStreamFunctionCallArgumentsDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDoneEncoded = typeof ResponsesStreamFunctionCallArgumentsDone.Encoded
 
@@ -5196,7 +5196,7 @@ export type ResponsesStreamFunctionCallArgumentsDoneEncoded = typeof ResponsesSt
  * The `ResponsesOutputMessage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesOutputMessage = preserving(
   Schema.Struct({
@@ -5212,7 +5212,7 @@ export const ResponsesOutputMessage = preserving(
  * A decoded `ResponsesOutputMessage` (see {@link ResponsesOutputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputMessage = typeof ResponsesOutputMessage.Type
 
@@ -5220,7 +5220,7 @@ export type ResponsesOutputMessage = typeof ResponsesOutputMessage.Type
  * A `ResponsesOutputMessage` as it is on the wire, before decoding (see {@link ResponsesOutputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputMessageEncoded = typeof ResponsesOutputMessage.Encoded
 
@@ -5228,7 +5228,7 @@ export type ResponsesOutputMessageEncoded = typeof ResponsesOutputMessage.Encode
  * The `ResponsesOutputItem` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesOutputItem = Schema.Union([
   ResponsesOutputMessage,
@@ -5240,7 +5240,7 @@ export const ResponsesOutputItem = Schema.Union([
  * A decoded `ResponsesOutputItem` (see {@link ResponsesOutputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputItem = typeof ResponsesOutputItem.Type
 
@@ -5248,7 +5248,7 @@ export type ResponsesOutputItem = typeof ResponsesOutputItem.Type
  * A `ResponsesOutputItem` as it is on the wire, before decoding (see {@link ResponsesOutputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputItemEncoded = typeof ResponsesOutputItem.Encoded
 
@@ -5256,7 +5256,7 @@ export type ResponsesOutputItemEncoded = typeof ResponsesOutputItem.Encoded
  * The `ResponsesStreamOutputItemAdded` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputItemAdded = preserving(
   Schema.Struct({
@@ -5271,7 +5271,7 @@ export const ResponsesStreamOutputItemAdded = preserving(
  * A decoded `ResponsesStreamOutputItemAdded` (see {@link ResponsesStreamOutputItemAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemAdded = typeof ResponsesStreamOutputItemAdded.Type
 
@@ -5279,7 +5279,7 @@ export type ResponsesStreamOutputItemAdded = typeof ResponsesStreamOutputItemAdd
  * A `ResponsesStreamOutputItemAdded` as it is on the wire, before decoding (see {@link ResponsesStreamOutputItemAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemAddedEncoded = typeof ResponsesStreamOutputItemAdded.Encoded
 
@@ -5287,7 +5287,7 @@ export type ResponsesStreamOutputItemAddedEncoded = typeof ResponsesStreamOutput
  * The `ResponsesStreamOutputItemDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputItemDone = preserving(
   Schema.Struct({
@@ -5302,7 +5302,7 @@ export const ResponsesStreamOutputItemDone = preserving(
  * A decoded `ResponsesStreamOutputItemDone` (see {@link ResponsesStreamOutputItemDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemDone = typeof ResponsesStreamOutputItemDone.Type
 
@@ -5310,7 +5310,7 @@ export type ResponsesStreamOutputItemDone = typeof ResponsesStreamOutputItemDone
  * A `ResponsesStreamOutputItemDone` as it is on the wire, before decoding (see {@link ResponsesStreamOutputItemDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemDoneEncoded = typeof ResponsesStreamOutputItemDone.Encoded
 
@@ -5318,7 +5318,7 @@ export type ResponsesStreamOutputItemDoneEncoded = typeof ResponsesStreamOutputI
  * The `ResponsesStreamOutputTextDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputTextDelta = preserving(
   Schema.Struct({
@@ -5335,7 +5335,7 @@ export const ResponsesStreamOutputTextDelta = preserving(
  * A decoded `ResponsesStreamOutputTextDelta` (see {@link ResponsesStreamOutputTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDelta = typeof ResponsesStreamOutputTextDelta.Type
 
@@ -5343,7 +5343,7 @@ export type ResponsesStreamOutputTextDelta = typeof ResponsesStreamOutputTextDel
  * A `ResponsesStreamOutputTextDelta` as it is on the wire, before decoding (see {@link ResponsesStreamOutputTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDeltaEncoded = typeof ResponsesStreamOutputTextDelta.Encoded
 
@@ -5351,7 +5351,7 @@ export type ResponsesStreamOutputTextDeltaEncoded = typeof ResponsesStreamOutput
  * The `ResponsesStreamOutputTextDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputTextDone = preserving(
   Schema.Struct({
@@ -5368,7 +5368,7 @@ export const ResponsesStreamOutputTextDone = preserving(
  * A decoded `ResponsesStreamOutputTextDone` (see {@link ResponsesStreamOutputTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDone = typeof ResponsesStreamOutputTextDone.Type
 
@@ -5376,7 +5376,7 @@ export type ResponsesStreamOutputTextDone = typeof ResponsesStreamOutputTextDone
  * A `ResponsesStreamOutputTextDone` as it is on the wire, before decoding (see {@link ResponsesStreamOutputTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDoneEncoded = typeof ResponsesStreamOutputTextDone.Encoded
 
@@ -5384,7 +5384,7 @@ export type ResponsesStreamOutputTextDoneEncoded = typeof ResponsesStreamOutputT
  * The `ResponsesStreamReasoningTextDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamReasoningTextDelta = preserving(
   Schema.Struct({
@@ -5401,7 +5401,7 @@ export const ResponsesStreamReasoningTextDelta = preserving(
  * A decoded `ResponsesStreamReasoningTextDelta` (see {@link ResponsesStreamReasoningTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDelta = typeof ResponsesStreamReasoningTextDelta.Type
 
@@ -5409,7 +5409,7 @@ export type ResponsesStreamReasoningTextDelta = typeof ResponsesStreamReasoningT
  * A `ResponsesStreamReasoningTextDelta` as it is on the wire, before decoding (see {@link ResponsesStreamReasoningTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDeltaEncoded = typeof ResponsesStreamReasoningTextDelta.Encoded
 
@@ -5417,7 +5417,7 @@ export type ResponsesStreamReasoningTextDeltaEncoded = typeof ResponsesStreamRea
  * The `ResponsesStreamReasoningTextDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamReasoningTextDone = preserving(
   Schema.Struct({
@@ -5434,7 +5434,7 @@ export const ResponsesStreamReasoningTextDone = preserving(
  * A decoded `ResponsesStreamReasoningTextDone` (see {@link ResponsesStreamReasoningTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDone = typeof ResponsesStreamReasoningTextDone.Type
 
@@ -5442,7 +5442,7 @@ export type ResponsesStreamReasoningTextDone = typeof ResponsesStreamReasoningTe
  * A `ResponsesStreamReasoningTextDone` as it is on the wire, before decoding (see {@link ResponsesStreamReasoningTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDoneEncoded = typeof ResponsesStreamReasoningTextDone.Encoded
 
@@ -5450,7 +5450,7 @@ export type ResponsesStreamReasoningTextDoneEncoded = typeof ResponsesStreamReas
  * The `ResponsesError` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesError = preserving(
   Schema.Struct({
@@ -5482,7 +5482,7 @@ export const ResponsesError = preserving(
  * A decoded `ResponsesError` (see {@link ResponsesError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesError = typeof ResponsesError.Type
 
@@ -5490,7 +5490,7 @@ export type ResponsesError = typeof ResponsesError.Type
  * A `ResponsesError` as it is on the wire, before decoding (see {@link ResponsesError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesErrorEncoded = typeof ResponsesError.Encoded
 
@@ -5498,7 +5498,7 @@ export type ResponsesErrorEncoded = typeof ResponsesError.Encoded
  * The `ResponsesIncompleteDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesIncompleteDetails = preserving(
   Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.Literal("max_output_tokens"))) }),
@@ -5508,7 +5508,7 @@ export const ResponsesIncompleteDetails = preserving(
  * A decoded `ResponsesIncompleteDetails` (see {@link ResponsesIncompleteDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesIncompleteDetails = typeof ResponsesIncompleteDetails.Type
 
@@ -5516,7 +5516,7 @@ export type ResponsesIncompleteDetails = typeof ResponsesIncompleteDetails.Type
  * A `ResponsesIncompleteDetails` as it is on the wire, before decoding (see {@link ResponsesIncompleteDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesIncompleteDetailsEncoded = typeof ResponsesIncompleteDetails.Encoded
 
@@ -5524,7 +5524,7 @@ export type ResponsesIncompleteDetailsEncoded = typeof ResponsesIncompleteDetail
  * The `ResponsesInputTokensDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputTokensDetails = preserving(Schema.Struct({ cached_tokens: Schema.Int })).annotate({
   identifier: "ResponsesInputTokensDetails",
@@ -5534,7 +5534,7 @@ export const ResponsesInputTokensDetails = preserving(Schema.Struct({ cached_tok
  * A decoded `ResponsesInputTokensDetails` (see {@link ResponsesInputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputTokensDetails = typeof ResponsesInputTokensDetails.Type
 
@@ -5542,7 +5542,7 @@ export type ResponsesInputTokensDetails = typeof ResponsesInputTokensDetails.Typ
  * A `ResponsesInputTokensDetails` as it is on the wire, before decoding (see {@link ResponsesInputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputTokensDetailsEncoded = typeof ResponsesInputTokensDetails.Encoded
 
@@ -5550,7 +5550,7 @@ export type ResponsesInputTokensDetailsEncoded = typeof ResponsesInputTokensDeta
  * The `ResponsesOutputTokensDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesOutputTokensDetails = preserving(Schema.Struct({ reasoning_tokens: Schema.Int })).annotate({
   identifier: "ResponsesOutputTokensDetails",
@@ -5560,7 +5560,7 @@ export const ResponsesOutputTokensDetails = preserving(Schema.Struct({ reasoning
  * A decoded `ResponsesOutputTokensDetails` (see {@link ResponsesOutputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputTokensDetails = typeof ResponsesOutputTokensDetails.Type
 
@@ -5568,7 +5568,7 @@ export type ResponsesOutputTokensDetails = typeof ResponsesOutputTokensDetails.T
  * A `ResponsesOutputTokensDetails` as it is on the wire, before decoding (see {@link ResponsesOutputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputTokensDetailsEncoded = typeof ResponsesOutputTokensDetails.Encoded
 
@@ -5576,7 +5576,7 @@ export type ResponsesOutputTokensDetailsEncoded = typeof ResponsesOutputTokensDe
  * The `ResponsesUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesUsage = preserving(
   Schema.Struct({
@@ -5592,7 +5592,7 @@ export const ResponsesUsage = preserving(
  * A decoded `ResponsesUsage` (see {@link ResponsesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesUsage = typeof ResponsesUsage.Type
 
@@ -5600,7 +5600,7 @@ export type ResponsesUsage = typeof ResponsesUsage.Type
  * A `ResponsesUsage` as it is on the wire, before decoding (see {@link ResponsesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesUsageEncoded = typeof ResponsesUsage.Encoded
 
@@ -5608,7 +5608,7 @@ export type ResponsesUsageEncoded = typeof ResponsesUsage.Encoded
  * The `ResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesSuccess = preserving(
   Schema.Struct({
@@ -5630,7 +5630,7 @@ export const ResponsesSuccess = preserving(
  * A decoded `ResponsesSuccess` (see {@link ResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesSuccess = typeof ResponsesSuccess.Type
 
@@ -5638,7 +5638,7 @@ export type ResponsesSuccess = typeof ResponsesSuccess.Type
  * A `ResponsesSuccess` as it is on the wire, before decoding (see {@link ResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesSuccessEncoded = typeof ResponsesSuccess.Encoded
 
@@ -5646,7 +5646,7 @@ export type ResponsesSuccessEncoded = typeof ResponsesSuccess.Encoded
  * The `ResponsesStreamResponseEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamResponseEvent = preserving(
   Schema.Struct({
@@ -5666,7 +5666,7 @@ export const ResponsesStreamResponseEvent = preserving(
  * A decoded `ResponsesStreamResponseEvent` (see {@link ResponsesStreamResponseEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamResponseEvent = typeof ResponsesStreamResponseEvent.Type
 
@@ -5674,7 +5674,7 @@ export type ResponsesStreamResponseEvent = typeof ResponsesStreamResponseEvent.T
  * A `ResponsesStreamResponseEvent` as it is on the wire, before decoding (see {@link ResponsesStreamResponseEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamResponseEventEncoded = typeof ResponsesStreamResponseEvent.Encoded
 
@@ -5682,7 +5682,7 @@ export type ResponsesStreamResponseEventEncoded = typeof ResponsesStreamResponse
  * The `ResponsesStreamEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamEvent = Schema.Union([
   ResponsesStreamResponseEvent,
@@ -5702,7 +5702,7 @@ export const ResponsesStreamEvent = Schema.Union([
  * A decoded `ResponsesStreamEvent` (see {@link ResponsesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamEvent = typeof ResponsesStreamEvent.Type
 
@@ -5710,7 +5710,7 @@ export type ResponsesStreamEvent = typeof ResponsesStreamEvent.Type
  * A `ResponsesStreamEvent` as it is on the wire, before decoding (see {@link ResponsesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamEventEncoded = typeof ResponsesStreamEvent.Encoded
 
@@ -5718,7 +5718,7 @@ export type ResponsesStreamEventEncoded = typeof ResponsesStreamEvent.Encoded
  * The `ContainerResponsesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
   identifier: "ContainerResponsesStreamSuccess",
@@ -5728,7 +5728,7 @@ export const ContainerResponsesStreamSuccess = preserving(Schema.Struct({ data: 
  * A decoded `ContainerResponsesStreamSuccess` (see {@link ContainerResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamSuccess = typeof ContainerResponsesStreamSuccess.Type
 
@@ -5736,7 +5736,7 @@ export type ContainerResponsesStreamSuccess = typeof ContainerResponsesStreamSuc
  * A `ContainerResponsesStreamSuccess` as it is on the wire, before decoding (see {@link ContainerResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamSuccessEncoded = typeof ContainerResponsesStreamSuccess.Encoded
 
@@ -5744,7 +5744,7 @@ export type ContainerResponsesStreamSuccessEncoded = typeof ContainerResponsesSt
  * The `ContainerResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerResponsesSuccess = preserving(
   Schema.Struct({
@@ -5766,7 +5766,7 @@ export const ContainerResponsesSuccess = preserving(
  * A decoded `ContainerResponsesSuccess` (see {@link ContainerResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesSuccess = typeof ContainerResponsesSuccess.Type
 
@@ -5774,7 +5774,7 @@ export type ContainerResponsesSuccess = typeof ContainerResponsesSuccess.Type
  * A `ContainerResponsesSuccess` as it is on the wire, before decoding (see {@link ContainerResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesSuccessEncoded = typeof ContainerResponsesSuccess.Encoded
 
@@ -5782,7 +5782,7 @@ export type ContainerResponsesSuccessEncoded = typeof ContainerResponsesSuccess.
  * The `ContainerTokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerTokenizationBody = preserving(
   Schema.Struct({ model: Schema.optional(Schema.NullOr(Schema.String)), prompt: Schema.String }),
@@ -5792,7 +5792,7 @@ export const ContainerTokenizationBody = preserving(
  * A decoded `ContainerTokenizationBody` (see {@link ContainerTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationBody = typeof ContainerTokenizationBody.Type
 
@@ -5800,7 +5800,7 @@ export type ContainerTokenizationBody = typeof ContainerTokenizationBody.Type
  * A `ContainerTokenizationBody` as it is on the wire, before decoding (see {@link ContainerTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationBodyEncoded = typeof ContainerTokenizationBody.Encoded
 
@@ -5808,7 +5808,7 @@ export type ContainerTokenizationBodyEncoded = typeof ContainerTokenizationBody.
  * The `ContainerTokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
   identifier: "ContainerTokenizationSuccess",
@@ -5818,7 +5818,7 @@ export const ContainerTokenizationSuccess = preserving(Schema.Struct({ tokens: S
  * A decoded `ContainerTokenizationSuccess` (see {@link ContainerTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationSuccess = typeof ContainerTokenizationSuccess.Type
 
@@ -5826,7 +5826,7 @@ export type ContainerTokenizationSuccess = typeof ContainerTokenizationSuccess.T
  * A `ContainerTokenizationSuccess` as it is on the wire, before decoding (see {@link ContainerTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationSuccessEncoded = typeof ContainerTokenizationSuccess.Encoded
 
@@ -5834,7 +5834,7 @@ export type ContainerTokenizationSuccessEncoded = typeof ContainerTokenizationSu
  * The `DedicatedAudioTranscriptionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionBody = preserving(
   Schema.Struct({
@@ -5851,7 +5851,7 @@ export const DedicatedAudioTranscriptionBody = preserving(
  * A decoded `DedicatedAudioTranscriptionBody` (see {@link DedicatedAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionBody = typeof DedicatedAudioTranscriptionBody.Type
 
@@ -5859,7 +5859,7 @@ export type DedicatedAudioTranscriptionBody = typeof DedicatedAudioTranscription
  * A `DedicatedAudioTranscriptionBody` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionBodyEncoded = typeof DedicatedAudioTranscriptionBody.Encoded
 
@@ -5867,7 +5867,7 @@ export type DedicatedAudioTranscriptionBodyEncoded = typeof DedicatedAudioTransc
  * The `DedicatedAudioTranscriptionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
@@ -5884,7 +5884,7 @@ export const DedicatedAudioTranscriptionStreamBody = preserving(
  * A decoded `DedicatedAudioTranscriptionStreamBody` (see {@link DedicatedAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamBody = typeof DedicatedAudioTranscriptionStreamBody.Type
 
@@ -5892,7 +5892,7 @@ export type DedicatedAudioTranscriptionStreamBody = typeof DedicatedAudioTranscr
  * A `DedicatedAudioTranscriptionStreamBody` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamBodyEncoded = typeof DedicatedAudioTranscriptionStreamBody.Encoded
 
@@ -5900,7 +5900,7 @@ export type DedicatedAudioTranscriptionStreamBodyEncoded = typeof DedicatedAudio
  * The `DedicatedAudioTranscriptionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionStreamSuccess = StreamedAudioTranscriptionResult.annotate({
   identifier: "DedicatedAudioTranscriptionStreamSuccess",
@@ -5910,7 +5910,7 @@ export const DedicatedAudioTranscriptionStreamSuccess = StreamedAudioTranscripti
  * A decoded `DedicatedAudioTranscriptionStreamSuccess` (see {@link DedicatedAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamSuccess = typeof DedicatedAudioTranscriptionStreamSuccess.Type
 
@@ -5918,7 +5918,7 @@ export type DedicatedAudioTranscriptionStreamSuccess = typeof DedicatedAudioTran
  * A `DedicatedAudioTranscriptionStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamSuccessEncoded = typeof DedicatedAudioTranscriptionStreamSuccess.Encoded
 
@@ -5926,7 +5926,7 @@ export type DedicatedAudioTranscriptionStreamSuccessEncoded = typeof DedicatedAu
  * The `DedicatedAudioTranscriptionSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionSuccess = AudioTranscriptionResult.annotate({
   identifier: "DedicatedAudioTranscriptionSuccess",
@@ -5936,7 +5936,7 @@ export const DedicatedAudioTranscriptionSuccess = AudioTranscriptionResult.annot
  * A decoded `DedicatedAudioTranscriptionSuccess` (see {@link DedicatedAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionSuccess = typeof DedicatedAudioTranscriptionSuccess.Type
 
@@ -5944,7 +5944,7 @@ export type DedicatedAudioTranscriptionSuccess = typeof DedicatedAudioTranscript
  * A `DedicatedAudioTranscriptionSuccess` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionSuccessEncoded = typeof DedicatedAudioTranscriptionSuccess.Encoded
 
@@ -5952,7 +5952,7 @@ export type DedicatedAudioTranscriptionSuccessEncoded = typeof DedicatedAudioTra
  * The `DedicatedChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "DedicatedChatCompleteSuccess",
@@ -5962,7 +5962,7 @@ export const DedicatedChatCompleteSuccess = ChatCompletionResponse.annotate({
  * A decoded `DedicatedChatCompleteSuccess` (see {@link DedicatedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompleteSuccess = typeof DedicatedChatCompleteSuccess.Type
 
@@ -5970,7 +5970,7 @@ export type DedicatedChatCompleteSuccess = typeof DedicatedChatCompleteSuccess.T
  * A `DedicatedChatCompleteSuccess` as it is on the wire, before decoding (see {@link DedicatedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompleteSuccessEncoded = typeof DedicatedChatCompleteSuccess.Encoded
 
@@ -5978,7 +5978,7 @@ export type DedicatedChatCompleteSuccessEncoded = typeof DedicatedChatCompleteSu
  * The `DedicatedChatCompletionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompletionBody = preserving(
   Schema.Struct({
@@ -6022,7 +6022,7 @@ export const DedicatedChatCompletionBody = preserving(
  * A decoded `DedicatedChatCompletionBody` (see {@link DedicatedChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionBody = typeof DedicatedChatCompletionBody.Type
 
@@ -6030,7 +6030,7 @@ export type DedicatedChatCompletionBody = typeof DedicatedChatCompletionBody.Typ
  * A `DedicatedChatCompletionBody` as it is on the wire, before decoding (see {@link DedicatedChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionBodyEncoded = typeof DedicatedChatCompletionBody.Encoded
 
@@ -6038,7 +6038,7 @@ export type DedicatedChatCompletionBodyEncoded = typeof DedicatedChatCompletionB
  * The `DedicatedChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompletionStreamBody = preserving(
   Schema.Struct({
@@ -6082,7 +6082,7 @@ export const DedicatedChatCompletionStreamBody = preserving(
  * A decoded `DedicatedChatCompletionStreamBody` (see {@link DedicatedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamBody = typeof DedicatedChatCompletionStreamBody.Type
 
@@ -6090,7 +6090,7 @@ export type DedicatedChatCompletionStreamBody = typeof DedicatedChatCompletionSt
  * A `DedicatedChatCompletionStreamBody` as it is on the wire, before decoding (see {@link DedicatedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamBodyEncoded = typeof DedicatedChatCompletionStreamBody.Encoded
 
@@ -6098,7 +6098,7 @@ export type DedicatedChatCompletionStreamBodyEncoded = typeof DedicatedChatCompl
  * The `DedicatedChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompletionStreamSuccess = StreamedChatResult.annotate({
   identifier: "DedicatedChatCompletionStreamSuccess",
@@ -6108,7 +6108,7 @@ export const DedicatedChatCompletionStreamSuccess = StreamedChatResult.annotate(
  * A decoded `DedicatedChatCompletionStreamSuccess` (see {@link DedicatedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamSuccess = typeof DedicatedChatCompletionStreamSuccess.Type
 
@@ -6116,7 +6116,7 @@ export type DedicatedChatCompletionStreamSuccess = typeof DedicatedChatCompletio
  * A `DedicatedChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamSuccessEncoded = typeof DedicatedChatCompletionStreamSuccess.Encoded
 
@@ -6124,7 +6124,7 @@ export type DedicatedChatCompletionStreamSuccessEncoded = typeof DedicatedChatCo
  * The `DedicatedChatRenderBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatRenderBody = preserving(
   Schema.Struct({
@@ -6139,7 +6139,7 @@ export const DedicatedChatRenderBody = preserving(
  * A decoded `DedicatedChatRenderBody` (see {@link DedicatedChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderBody = typeof DedicatedChatRenderBody.Type
 
@@ -6147,7 +6147,7 @@ export type DedicatedChatRenderBody = typeof DedicatedChatRenderBody.Type
  * A `DedicatedChatRenderBody` as it is on the wire, before decoding (see {@link DedicatedChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderBodyEncoded = typeof DedicatedChatRenderBody.Encoded
 
@@ -6155,7 +6155,7 @@ export type DedicatedChatRenderBodyEncoded = typeof DedicatedChatRenderBody.Enco
  * The `DedicatedChatRenderSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatRenderSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
   identifier: "DedicatedChatRenderSuccess",
@@ -6165,7 +6165,7 @@ export const DedicatedChatRenderSuccess = preserving(Schema.Struct({ text: Schem
  * A decoded `DedicatedChatRenderSuccess` (see {@link DedicatedChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderSuccess = typeof DedicatedChatRenderSuccess.Type
 
@@ -6173,7 +6173,7 @@ export type DedicatedChatRenderSuccess = typeof DedicatedChatRenderSuccess.Type
  * A `DedicatedChatRenderSuccess` as it is on the wire, before decoding (see {@link DedicatedChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderSuccessEncoded = typeof DedicatedChatRenderSuccess.Encoded
 
@@ -6181,7 +6181,7 @@ export type DedicatedChatRenderSuccessEncoded = typeof DedicatedChatRenderSucces
  * The `DedicatedCompletionsBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsBody = Schema.Union([
   CompletionsDedicatedBodyWithPrompt,
@@ -6192,7 +6192,7 @@ export const DedicatedCompletionsBody = Schema.Union([
  * A decoded `DedicatedCompletionsBody` (see {@link DedicatedCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsBody = typeof DedicatedCompletionsBody.Type
 
@@ -6200,7 +6200,7 @@ export type DedicatedCompletionsBody = typeof DedicatedCompletionsBody.Type
  * A `DedicatedCompletionsBody` as it is on the wire, before decoding (see {@link DedicatedCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsBodyEncoded = typeof DedicatedCompletionsBody.Encoded
 
@@ -6208,7 +6208,7 @@ export type DedicatedCompletionsBodyEncoded = typeof DedicatedCompletionsBody.En
  * The `DedicatedCompletionsStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsStreamBody = Schema.Union([
   CompletionsStreamDedicatedBodyWithPrompt,
@@ -6219,7 +6219,7 @@ export const DedicatedCompletionsStreamBody = Schema.Union([
  * A decoded `DedicatedCompletionsStreamBody` (see {@link DedicatedCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamBody = typeof DedicatedCompletionsStreamBody.Type
 
@@ -6227,7 +6227,7 @@ export type DedicatedCompletionsStreamBody = typeof DedicatedCompletionsStreamBo
  * A `DedicatedCompletionsStreamBody` as it is on the wire, before decoding (see {@link DedicatedCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamBodyEncoded = typeof DedicatedCompletionsStreamBody.Encoded
 
@@ -6235,7 +6235,7 @@ export type DedicatedCompletionsStreamBodyEncoded = typeof DedicatedCompletionsS
  * The `DedicatedCompletionsStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsStreamSuccess = StreamedCompletionsResult.annotate({
   identifier: "DedicatedCompletionsStreamSuccess",
@@ -6245,7 +6245,7 @@ export const DedicatedCompletionsStreamSuccess = StreamedCompletionsResult.annot
  * A decoded `DedicatedCompletionsStreamSuccess` (see {@link DedicatedCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamSuccess = typeof DedicatedCompletionsStreamSuccess.Type
 
@@ -6253,7 +6253,7 @@ export type DedicatedCompletionsStreamSuccess = typeof DedicatedCompletionsStrea
  * A `DedicatedCompletionsStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamSuccessEncoded = typeof DedicatedCompletionsStreamSuccess.Encoded
 
@@ -6261,7 +6261,7 @@ export type DedicatedCompletionsStreamSuccessEncoded = typeof DedicatedCompletio
  * The `DedicatedCompletionsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsSuccess = CompletionResponse.annotate({ identifier: "DedicatedCompletionsSuccess" })
 
@@ -6269,7 +6269,7 @@ export const DedicatedCompletionsSuccess = CompletionResponse.annotate({ identif
  * A decoded `DedicatedCompletionsSuccess` (see {@link DedicatedCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsSuccess = typeof DedicatedCompletionsSuccess.Type
 
@@ -6277,7 +6277,7 @@ export type DedicatedCompletionsSuccess = typeof DedicatedCompletionsSuccess.Typ
  * A `DedicatedCompletionsSuccess` as it is on the wire, before decoding (see {@link DedicatedCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsSuccessEncoded = typeof DedicatedCompletionsSuccess.Encoded
 
@@ -6285,7 +6285,7 @@ export type DedicatedCompletionsSuccessEncoded = typeof DedicatedCompletionsSucc
  * The `DedicatedDetokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedDetokenizationBody = preserving(
   Schema.Struct({ model: Schema.String, tokens: Schema.Array(Schema.Int) }),
@@ -6295,7 +6295,7 @@ export const DedicatedDetokenizationBody = preserving(
  * A decoded `DedicatedDetokenizationBody` (see {@link DedicatedDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationBody = typeof DedicatedDetokenizationBody.Type
 
@@ -6303,7 +6303,7 @@ export type DedicatedDetokenizationBody = typeof DedicatedDetokenizationBody.Typ
  * A `DedicatedDetokenizationBody` as it is on the wire, before decoding (see {@link DedicatedDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationBodyEncoded = typeof DedicatedDetokenizationBody.Encoded
 
@@ -6311,7 +6311,7 @@ export type DedicatedDetokenizationBodyEncoded = typeof DedicatedDetokenizationB
  * The `DedicatedDetokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
   identifier: "DedicatedDetokenizationSuccess",
@@ -6321,7 +6321,7 @@ export const DedicatedDetokenizationSuccess = preserving(Schema.Struct({ text: S
  * A decoded `DedicatedDetokenizationSuccess` (see {@link DedicatedDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationSuccess = typeof DedicatedDetokenizationSuccess.Type
 
@@ -6329,7 +6329,7 @@ export type DedicatedDetokenizationSuccess = typeof DedicatedDetokenizationSucce
  * A `DedicatedDetokenizationSuccess` as it is on the wire, before decoding (see {@link DedicatedDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationSuccessEncoded = typeof DedicatedDetokenizationSuccess.Encoded
 
@@ -6337,7 +6337,7 @@ export type DedicatedDetokenizationSuccessEncoded = typeof DedicatedDetokenizati
  * The `DedicatedEmbeddingsBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedEmbeddingsBody = preserving(
   Schema.Struct({
@@ -6352,7 +6352,7 @@ export const DedicatedEmbeddingsBody = preserving(
  * A decoded `DedicatedEmbeddingsBody` (see {@link DedicatedEmbeddingsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsBody = typeof DedicatedEmbeddingsBody.Type
 
@@ -6360,7 +6360,7 @@ export type DedicatedEmbeddingsBody = typeof DedicatedEmbeddingsBody.Type
  * A `DedicatedEmbeddingsBody` as it is on the wire, before decoding (see {@link DedicatedEmbeddingsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsBodyEncoded = typeof DedicatedEmbeddingsBody.Encoded
 
@@ -6368,7 +6368,7 @@ export type DedicatedEmbeddingsBodyEncoded = typeof DedicatedEmbeddingsBody.Enco
  * The `EmbeddingObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const EmbeddingObject = preserving(
   Schema.Struct({
@@ -6382,7 +6382,7 @@ export const EmbeddingObject = preserving(
  * A decoded `EmbeddingObject` (see {@link EmbeddingObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type EmbeddingObject = typeof EmbeddingObject.Type
 
@@ -6390,7 +6390,7 @@ export type EmbeddingObject = typeof EmbeddingObject.Type
  * A `EmbeddingObject` as it is on the wire, before decoding (see {@link EmbeddingObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type EmbeddingObjectEncoded = typeof EmbeddingObject.Encoded
 
@@ -6398,7 +6398,7 @@ export type EmbeddingObjectEncoded = typeof EmbeddingObject.Encoded
  * The `DedicatedEmbeddingsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedEmbeddingsSuccess = preserving(
   Schema.Struct({
@@ -6415,7 +6415,7 @@ export const DedicatedEmbeddingsSuccess = preserving(
  * A decoded `DedicatedEmbeddingsSuccess` (see {@link DedicatedEmbeddingsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsSuccess = typeof DedicatedEmbeddingsSuccess.Type
 
@@ -6423,7 +6423,7 @@ export type DedicatedEmbeddingsSuccess = typeof DedicatedEmbeddingsSuccess.Type
  * A `DedicatedEmbeddingsSuccess` as it is on the wire, before decoding (see {@link DedicatedEmbeddingsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsSuccessEncoded = typeof DedicatedEmbeddingsSuccess.Encoded
 
@@ -6431,7 +6431,7 @@ export type DedicatedEmbeddingsSuccessEncoded = typeof DedicatedEmbeddingsSucces
  * The `DedicatedMessagesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedMessagesBody = preserving(
   Schema.Struct({
@@ -6463,7 +6463,7 @@ export const DedicatedMessagesBody = preserving(
  * A decoded `DedicatedMessagesBody` (see {@link DedicatedMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesBody = typeof DedicatedMessagesBody.Type
 
@@ -6471,7 +6471,7 @@ export type DedicatedMessagesBody = typeof DedicatedMessagesBody.Type
  * A `DedicatedMessagesBody` as it is on the wire, before decoding (see {@link DedicatedMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesBodyEncoded = typeof DedicatedMessagesBody.Encoded
 
@@ -6479,7 +6479,7 @@ export type DedicatedMessagesBodyEncoded = typeof DedicatedMessagesBody.Encoded
  * The `DedicatedMessagesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedMessagesStreamBody = preserving(
   Schema.Struct({
@@ -6511,7 +6511,7 @@ export const DedicatedMessagesStreamBody = preserving(
  * A decoded `DedicatedMessagesStreamBody` (see {@link DedicatedMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamBody = typeof DedicatedMessagesStreamBody.Type
 
@@ -6519,7 +6519,7 @@ export type DedicatedMessagesStreamBody = typeof DedicatedMessagesStreamBody.Typ
  * A `DedicatedMessagesStreamBody` as it is on the wire, before decoding (see {@link DedicatedMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamBodyEncoded = typeof DedicatedMessagesStreamBody.Encoded
 
@@ -6527,7 +6527,7 @@ export type DedicatedMessagesStreamBodyEncoded = typeof DedicatedMessagesStreamB
  * The `DedicatedMessagesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
   identifier: "DedicatedMessagesStreamSuccess",
@@ -6537,7 +6537,7 @@ export const DedicatedMessagesStreamSuccess = preserving(Schema.Struct({ data: M
  * A decoded `DedicatedMessagesStreamSuccess` (see {@link DedicatedMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamSuccess = typeof DedicatedMessagesStreamSuccess.Type
 
@@ -6545,7 +6545,7 @@ export type DedicatedMessagesStreamSuccess = typeof DedicatedMessagesStreamSucce
  * A `DedicatedMessagesStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamSuccessEncoded = typeof DedicatedMessagesStreamSuccess.Encoded
 
@@ -6553,7 +6553,7 @@ export type DedicatedMessagesStreamSuccessEncoded = typeof DedicatedMessagesStre
  * The `DedicatedMessagesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedMessagesSuccess = preserving(
   Schema.Struct({
@@ -6574,7 +6574,7 @@ export const DedicatedMessagesSuccess = preserving(
  * A decoded `DedicatedMessagesSuccess` (see {@link DedicatedMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesSuccess = typeof DedicatedMessagesSuccess.Type
 
@@ -6582,7 +6582,7 @@ export type DedicatedMessagesSuccess = typeof DedicatedMessagesSuccess.Type
  * A `DedicatedMessagesSuccess` as it is on the wire, before decoding (see {@link DedicatedMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesSuccessEncoded = typeof DedicatedMessagesSuccess.Encoded
 
@@ -6590,7 +6590,7 @@ export type DedicatedMessagesSuccessEncoded = typeof DedicatedMessagesSuccess.En
  * The `DedicatedResponsesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedResponsesBody = preserving(
   Schema.Struct({
@@ -6620,7 +6620,7 @@ export const DedicatedResponsesBody = preserving(
  * A decoded `DedicatedResponsesBody` (see {@link DedicatedResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesBody = typeof DedicatedResponsesBody.Type
 
@@ -6628,7 +6628,7 @@ export type DedicatedResponsesBody = typeof DedicatedResponsesBody.Type
  * A `DedicatedResponsesBody` as it is on the wire, before decoding (see {@link DedicatedResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesBodyEncoded = typeof DedicatedResponsesBody.Encoded
 
@@ -6636,7 +6636,7 @@ export type DedicatedResponsesBodyEncoded = typeof DedicatedResponsesBody.Encode
  * The `DedicatedResponsesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedResponsesStreamBody = preserving(
   Schema.Struct({
@@ -6666,7 +6666,7 @@ export const DedicatedResponsesStreamBody = preserving(
  * A decoded `DedicatedResponsesStreamBody` (see {@link DedicatedResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamBody = typeof DedicatedResponsesStreamBody.Type
 
@@ -6674,7 +6674,7 @@ export type DedicatedResponsesStreamBody = typeof DedicatedResponsesStreamBody.T
  * A `DedicatedResponsesStreamBody` as it is on the wire, before decoding (see {@link DedicatedResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamBodyEncoded = typeof DedicatedResponsesStreamBody.Encoded
 
@@ -6682,7 +6682,7 @@ export type DedicatedResponsesStreamBodyEncoded = typeof DedicatedResponsesStrea
  * The `DedicatedResponsesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
   identifier: "DedicatedResponsesStreamSuccess",
@@ -6692,7 +6692,7 @@ export const DedicatedResponsesStreamSuccess = preserving(Schema.Struct({ data: 
  * A decoded `DedicatedResponsesStreamSuccess` (see {@link DedicatedResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamSuccess = typeof DedicatedResponsesStreamSuccess.Type
 
@@ -6700,7 +6700,7 @@ export type DedicatedResponsesStreamSuccess = typeof DedicatedResponsesStreamSuc
  * A `DedicatedResponsesStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamSuccessEncoded = typeof DedicatedResponsesStreamSuccess.Encoded
 
@@ -6708,7 +6708,7 @@ export type DedicatedResponsesStreamSuccessEncoded = typeof DedicatedResponsesSt
  * The `DedicatedResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedResponsesSuccess = preserving(
   Schema.Struct({
@@ -6730,7 +6730,7 @@ export const DedicatedResponsesSuccess = preserving(
  * A decoded `DedicatedResponsesSuccess` (see {@link DedicatedResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesSuccess = typeof DedicatedResponsesSuccess.Type
 
@@ -6738,7 +6738,7 @@ export type DedicatedResponsesSuccess = typeof DedicatedResponsesSuccess.Type
  * A `DedicatedResponsesSuccess` as it is on the wire, before decoding (see {@link DedicatedResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesSuccessEncoded = typeof DedicatedResponsesSuccess.Encoded
 
@@ -6746,7 +6746,7 @@ export type DedicatedResponsesSuccessEncoded = typeof DedicatedResponsesSuccess.
  * The `DedicatedTokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedTokenizationBody = preserving(
   Schema.Struct({ model: Schema.String, prompt: Schema.String }),
@@ -6756,7 +6756,7 @@ export const DedicatedTokenizationBody = preserving(
  * A decoded `DedicatedTokenizationBody` (see {@link DedicatedTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationBody = typeof DedicatedTokenizationBody.Type
 
@@ -6764,7 +6764,7 @@ export type DedicatedTokenizationBody = typeof DedicatedTokenizationBody.Type
  * A `DedicatedTokenizationBody` as it is on the wire, before decoding (see {@link DedicatedTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationBodyEncoded = typeof DedicatedTokenizationBody.Encoded
 
@@ -6772,7 +6772,7 @@ export type DedicatedTokenizationBodyEncoded = typeof DedicatedTokenizationBody.
  * The `DedicatedTokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
   identifier: "DedicatedTokenizationSuccess",
@@ -6782,7 +6782,7 @@ export const DedicatedTokenizationSuccess = preserving(Schema.Struct({ tokens: S
  * A decoded `DedicatedTokenizationSuccess` (see {@link DedicatedTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationSuccess = typeof DedicatedTokenizationSuccess.Type
 
@@ -6790,7 +6790,7 @@ export type DedicatedTokenizationSuccess = typeof DedicatedTokenizationSuccess.T
  * A `DedicatedTokenizationSuccess` as it is on the wire, before decoding (see {@link DedicatedTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationSuccessEncoded = typeof DedicatedTokenizationSuccess.Encoded
 
@@ -6798,7 +6798,7 @@ export type DedicatedTokenizationSuccessEncoded = typeof DedicatedTokenizationSu
  * The `FileBuiltInTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FileBuiltInTool = preserving(
   Schema.Struct({ type: Schema.Literal("file:text"), files: Schema.Array(Schema.String) }),
@@ -6808,7 +6808,7 @@ export const FileBuiltInTool = preserving(
  * A decoded `FileBuiltInTool` (see {@link FileBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FileBuiltInTool = typeof FileBuiltInTool.Type
 
@@ -6816,7 +6816,7 @@ export type FileBuiltInTool = typeof FileBuiltInTool.Type
  * A `FileBuiltInTool` as it is on the wire, before decoding (see {@link FileBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FileBuiltInToolEncoded = typeof FileBuiltInTool.Encoded
 
@@ -6859,7 +6859,7 @@ export type BuiltInToolEncoded = typeof BuiltInTool.Encoded
  * Functionality of the model.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Functionality = preserving(
   Schema.Struct({
@@ -6874,7 +6874,7 @@ export const Functionality = preserving(
  * A decoded `Functionality` (see {@link Functionality}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Functionality = typeof Functionality.Type
 
@@ -6882,7 +6882,7 @@ export type Functionality = typeof Functionality.Type
  * A `Functionality` as it is on the wire, before decoding (see {@link Functionality}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionalityEncoded = typeof Functionality.Encoded
 
@@ -6890,7 +6890,7 @@ export type FunctionalityEncoded = typeof Functionality.Encoded
  * The `IntegratedBuiltInTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const IntegratedBuiltInTool = preserving(Schema.Struct({ type: Schema.Literal("linkup:search") })).annotate({
   identifier: "IntegratedBuiltInTool",
@@ -6900,7 +6900,7 @@ export const IntegratedBuiltInTool = preserving(Schema.Struct({ type: Schema.Lit
  * A decoded `IntegratedBuiltInTool` (see {@link IntegratedBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type IntegratedBuiltInTool = typeof IntegratedBuiltInTool.Type
 
@@ -6908,7 +6908,7 @@ export type IntegratedBuiltInTool = typeof IntegratedBuiltInTool.Type
  * A `IntegratedBuiltInTool` as it is on the wire, before decoding (see {@link IntegratedBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type IntegratedBuiltInToolEncoded = typeof IntegratedBuiltInTool.Encoded
 
@@ -6916,7 +6916,7 @@ export type IntegratedBuiltInToolEncoded = typeof IntegratedBuiltInTool.Encoded
  * The `MessagesErrorObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesErrorObject = preserving(Schema.Struct({ type: Schema.String, message: Schema.String })).annotate({
   identifier: "MessagesErrorObject",
@@ -6926,7 +6926,7 @@ export const MessagesErrorObject = preserving(Schema.Struct({ type: Schema.Strin
  * A decoded `MessagesErrorObject` (see {@link MessagesErrorObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorObject = typeof MessagesErrorObject.Type
 
@@ -6934,7 +6934,7 @@ export type MessagesErrorObject = typeof MessagesErrorObject.Type
  * A `MessagesErrorObject` as it is on the wire, before decoding (see {@link MessagesErrorObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorObjectEncoded = typeof MessagesErrorObject.Encoded
 
@@ -6942,7 +6942,7 @@ export type MessagesErrorObjectEncoded = typeof MessagesErrorObject.Encoded
  * The `MessagesErrorResponse` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesErrorResponse = preserving(
   Schema.Struct({
@@ -6956,7 +6956,7 @@ export const MessagesErrorResponse = preserving(
  * A decoded `MessagesErrorResponse` (see {@link MessagesErrorResponse}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorResponse = typeof MessagesErrorResponse.Type
 
@@ -6964,7 +6964,7 @@ export type MessagesErrorResponse = typeof MessagesErrorResponse.Type
  * A `MessagesErrorResponse` as it is on the wire, before decoding (see {@link MessagesErrorResponse}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorResponseEncoded = typeof MessagesErrorResponse.Encoded
 
@@ -6972,7 +6972,7 @@ export type MessagesErrorResponseEncoded = typeof MessagesErrorResponse.Encoded
  * Pricing model for token-based pricing.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PricingModel = preserving(
   Schema.Struct({
@@ -6989,7 +6989,7 @@ export const PricingModel = preserving(
  * A decoded `PricingModel` (see {@link PricingModel}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PricingModel = typeof PricingModel.Type
 
@@ -6997,7 +6997,7 @@ export type PricingModel = typeof PricingModel.Type
  * A `PricingModel` as it is on the wire, before decoding (see {@link PricingModel}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PricingModelEncoded = typeof PricingModel.Encoded
 
@@ -7005,7 +7005,7 @@ export type PricingModelEncoded = typeof PricingModel.Encoded
  * Model listing in `/v1/models` API.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ModelCatalogResponseItem = preserving(
   Schema.Struct({
@@ -7029,7 +7029,7 @@ export const ModelCatalogResponseItem = preserving(
  * A decoded `ModelCatalogResponseItem` (see {@link ModelCatalogResponseItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ModelCatalogResponseItem = typeof ModelCatalogResponseItem.Type
 
@@ -7037,7 +7037,7 @@ export type ModelCatalogResponseItem = typeof ModelCatalogResponseItem.Type
  * A `ModelCatalogResponseItem` as it is on the wire, before decoding (see {@link ModelCatalogResponseItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ModelCatalogResponseItemEncoded = typeof ModelCatalogResponseItem.Encoded
 
@@ -7045,7 +7045,7 @@ export type ModelCatalogResponseItemEncoded = typeof ModelCatalogResponseItem.En
  * The `ServerlessAudioTranscriptionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionBody = preserving(
   Schema.Struct({
@@ -7062,7 +7062,7 @@ export const ServerlessAudioTranscriptionBody = preserving(
  * A decoded `ServerlessAudioTranscriptionBody` (see {@link ServerlessAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionBody = typeof ServerlessAudioTranscriptionBody.Type
 
@@ -7070,7 +7070,7 @@ export type ServerlessAudioTranscriptionBody = typeof ServerlessAudioTranscripti
  * A `ServerlessAudioTranscriptionBody` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionBodyEncoded = typeof ServerlessAudioTranscriptionBody.Encoded
 
@@ -7078,7 +7078,7 @@ export type ServerlessAudioTranscriptionBodyEncoded = typeof ServerlessAudioTran
  * The `ServerlessAudioTranscriptionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
@@ -7095,7 +7095,7 @@ export const ServerlessAudioTranscriptionStreamBody = preserving(
  * A decoded `ServerlessAudioTranscriptionStreamBody` (see {@link ServerlessAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamBody = typeof ServerlessAudioTranscriptionStreamBody.Type
 
@@ -7103,7 +7103,7 @@ export type ServerlessAudioTranscriptionStreamBody = typeof ServerlessAudioTrans
  * A `ServerlessAudioTranscriptionStreamBody` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamBodyEncoded = typeof ServerlessAudioTranscriptionStreamBody.Encoded
 
@@ -7111,7 +7111,7 @@ export type ServerlessAudioTranscriptionStreamBodyEncoded = typeof ServerlessAud
  * The `ServerlessAudioTranscriptionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionStreamSuccess = StreamedAudioTranscriptionResult.annotate({
   identifier: "ServerlessAudioTranscriptionStreamSuccess",
@@ -7121,7 +7121,7 @@ export const ServerlessAudioTranscriptionStreamSuccess = StreamedAudioTranscript
  * A decoded `ServerlessAudioTranscriptionStreamSuccess` (see {@link ServerlessAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamSuccess = typeof ServerlessAudioTranscriptionStreamSuccess.Type
 
@@ -7129,7 +7129,7 @@ export type ServerlessAudioTranscriptionStreamSuccess = typeof ServerlessAudioTr
  * A `ServerlessAudioTranscriptionStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamSuccessEncoded = typeof ServerlessAudioTranscriptionStreamSuccess.Encoded
 
@@ -7137,7 +7137,7 @@ export type ServerlessAudioTranscriptionStreamSuccessEncoded = typeof Serverless
  * The `ServerlessAudioTranscriptionSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionSuccess = AudioTranscriptionResult.annotate({
   identifier: "ServerlessAudioTranscriptionSuccess",
@@ -7147,7 +7147,7 @@ export const ServerlessAudioTranscriptionSuccess = AudioTranscriptionResult.anno
  * A decoded `ServerlessAudioTranscriptionSuccess` (see {@link ServerlessAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionSuccess = typeof ServerlessAudioTranscriptionSuccess.Type
 
@@ -7155,7 +7155,7 @@ export type ServerlessAudioTranscriptionSuccess = typeof ServerlessAudioTranscri
  * A `ServerlessAudioTranscriptionSuccess` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionSuccessEncoded = typeof ServerlessAudioTranscriptionSuccess.Encoded
 
@@ -7163,7 +7163,7 @@ export type ServerlessAudioTranscriptionSuccessEncoded = typeof ServerlessAudioT
  * The `ServerlessChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "ServerlessChatCompleteSuccess",
@@ -7173,7 +7173,7 @@ export const ServerlessChatCompleteSuccess = ChatCompletionResponse.annotate({
  * A decoded `ServerlessChatCompleteSuccess` (see {@link ServerlessChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompleteSuccess = typeof ServerlessChatCompleteSuccess.Type
 
@@ -7181,7 +7181,7 @@ export type ServerlessChatCompleteSuccess = typeof ServerlessChatCompleteSuccess
  * A `ServerlessChatCompleteSuccess` as it is on the wire, before decoding (see {@link ServerlessChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompleteSuccessEncoded = typeof ServerlessChatCompleteSuccess.Encoded
 
@@ -7189,7 +7189,7 @@ export type ServerlessChatCompleteSuccessEncoded = typeof ServerlessChatComplete
  * The `ServerlessChatCompletionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompletionBody = preserving(
   Schema.Struct({
@@ -7233,7 +7233,7 @@ export const ServerlessChatCompletionBody = preserving(
  * A decoded `ServerlessChatCompletionBody` (see {@link ServerlessChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionBody = typeof ServerlessChatCompletionBody.Type
 
@@ -7241,7 +7241,7 @@ export type ServerlessChatCompletionBody = typeof ServerlessChatCompletionBody.T
  * A `ServerlessChatCompletionBody` as it is on the wire, before decoding (see {@link ServerlessChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionBodyEncoded = typeof ServerlessChatCompletionBody.Encoded
 
@@ -7249,7 +7249,7 @@ export type ServerlessChatCompletionBodyEncoded = typeof ServerlessChatCompletio
  * The `ServerlessChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompletionStreamBody = preserving(
   Schema.Struct({
@@ -7293,7 +7293,7 @@ export const ServerlessChatCompletionStreamBody = preserving(
  * A decoded `ServerlessChatCompletionStreamBody` (see {@link ServerlessChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamBody = typeof ServerlessChatCompletionStreamBody.Type
 
@@ -7301,7 +7301,7 @@ export type ServerlessChatCompletionStreamBody = typeof ServerlessChatCompletion
  * A `ServerlessChatCompletionStreamBody` as it is on the wire, before decoding (see {@link ServerlessChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamBodyEncoded = typeof ServerlessChatCompletionStreamBody.Encoded
 
@@ -7309,7 +7309,7 @@ export type ServerlessChatCompletionStreamBodyEncoded = typeof ServerlessChatCom
  * The `ServerlessChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompletionStreamSuccess = StreamedChatResult.annotate({
   identifier: "ServerlessChatCompletionStreamSuccess",
@@ -7319,7 +7319,7 @@ export const ServerlessChatCompletionStreamSuccess = StreamedChatResult.annotate
  * A decoded `ServerlessChatCompletionStreamSuccess` (see {@link ServerlessChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamSuccess = typeof ServerlessChatCompletionStreamSuccess.Type
 
@@ -7327,7 +7327,7 @@ export type ServerlessChatCompletionStreamSuccess = typeof ServerlessChatComplet
  * A `ServerlessChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamSuccessEncoded = typeof ServerlessChatCompletionStreamSuccess.Encoded
 
@@ -7335,7 +7335,7 @@ export type ServerlessChatCompletionStreamSuccessEncoded = typeof ServerlessChat
  * The `ServerlessChatRenderBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatRenderBody = preserving(
   Schema.Struct({
@@ -7350,7 +7350,7 @@ export const ServerlessChatRenderBody = preserving(
  * A decoded `ServerlessChatRenderBody` (see {@link ServerlessChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderBody = typeof ServerlessChatRenderBody.Type
 
@@ -7358,7 +7358,7 @@ export type ServerlessChatRenderBody = typeof ServerlessChatRenderBody.Type
  * A `ServerlessChatRenderBody` as it is on the wire, before decoding (see {@link ServerlessChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderBodyEncoded = typeof ServerlessChatRenderBody.Encoded
 
@@ -7366,7 +7366,7 @@ export type ServerlessChatRenderBodyEncoded = typeof ServerlessChatRenderBody.En
  * The `ServerlessChatRenderSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatRenderSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
   identifier: "ServerlessChatRenderSuccess",
@@ -7376,7 +7376,7 @@ export const ServerlessChatRenderSuccess = preserving(Schema.Struct({ text: Sche
  * A decoded `ServerlessChatRenderSuccess` (see {@link ServerlessChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderSuccess = typeof ServerlessChatRenderSuccess.Type
 
@@ -7384,7 +7384,7 @@ export type ServerlessChatRenderSuccess = typeof ServerlessChatRenderSuccess.Typ
  * A `ServerlessChatRenderSuccess` as it is on the wire, before decoding (see {@link ServerlessChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderSuccessEncoded = typeof ServerlessChatRenderSuccess.Encoded
 
@@ -7392,7 +7392,7 @@ export type ServerlessChatRenderSuccessEncoded = typeof ServerlessChatRenderSucc
  * The `ServerlessCompletionsBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsBody = Schema.Union([
   CompletionsServerlessBodyWithPrompt,
@@ -7403,7 +7403,7 @@ export const ServerlessCompletionsBody = Schema.Union([
  * A decoded `ServerlessCompletionsBody` (see {@link ServerlessCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsBody = typeof ServerlessCompletionsBody.Type
 
@@ -7411,7 +7411,7 @@ export type ServerlessCompletionsBody = typeof ServerlessCompletionsBody.Type
  * A `ServerlessCompletionsBody` as it is on the wire, before decoding (see {@link ServerlessCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsBodyEncoded = typeof ServerlessCompletionsBody.Encoded
 
@@ -7419,7 +7419,7 @@ export type ServerlessCompletionsBodyEncoded = typeof ServerlessCompletionsBody.
  * The `ServerlessCompletionsStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsStreamBody = Schema.Union([
   CompletionsStreamServerlessBodyWithPrompt,
@@ -7430,7 +7430,7 @@ export const ServerlessCompletionsStreamBody = Schema.Union([
  * A decoded `ServerlessCompletionsStreamBody` (see {@link ServerlessCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamBody = typeof ServerlessCompletionsStreamBody.Type
 
@@ -7438,7 +7438,7 @@ export type ServerlessCompletionsStreamBody = typeof ServerlessCompletionsStream
  * A `ServerlessCompletionsStreamBody` as it is on the wire, before decoding (see {@link ServerlessCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamBodyEncoded = typeof ServerlessCompletionsStreamBody.Encoded
 
@@ -7446,7 +7446,7 @@ export type ServerlessCompletionsStreamBodyEncoded = typeof ServerlessCompletion
  * The `ServerlessCompletionsStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsStreamSuccess = StreamedCompletionsResult.annotate({
   identifier: "ServerlessCompletionsStreamSuccess",
@@ -7456,7 +7456,7 @@ export const ServerlessCompletionsStreamSuccess = StreamedCompletionsResult.anno
  * A decoded `ServerlessCompletionsStreamSuccess` (see {@link ServerlessCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamSuccess = typeof ServerlessCompletionsStreamSuccess.Type
 
@@ -7464,7 +7464,7 @@ export type ServerlessCompletionsStreamSuccess = typeof ServerlessCompletionsStr
  * A `ServerlessCompletionsStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamSuccessEncoded = typeof ServerlessCompletionsStreamSuccess.Encoded
 
@@ -7472,7 +7472,7 @@ export type ServerlessCompletionsStreamSuccessEncoded = typeof ServerlessComplet
  * The `ServerlessCompletionsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsSuccess = CompletionResponse.annotate({ identifier: "ServerlessCompletionsSuccess" })
 
@@ -7480,7 +7480,7 @@ export const ServerlessCompletionsSuccess = CompletionResponse.annotate({ identi
  * A decoded `ServerlessCompletionsSuccess` (see {@link ServerlessCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsSuccess = typeof ServerlessCompletionsSuccess.Type
 
@@ -7488,7 +7488,7 @@ export type ServerlessCompletionsSuccess = typeof ServerlessCompletionsSuccess.T
  * A `ServerlessCompletionsSuccess` as it is on the wire, before decoding (see {@link ServerlessCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsSuccessEncoded = typeof ServerlessCompletionsSuccess.Encoded
 
@@ -7496,7 +7496,7 @@ export type ServerlessCompletionsSuccessEncoded = typeof ServerlessCompletionsSu
  * The `ServerlessDetokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessDetokenizationBody = preserving(
   Schema.Struct({ model: Schema.String, tokens: Schema.Array(Schema.Int) }),
@@ -7506,7 +7506,7 @@ export const ServerlessDetokenizationBody = preserving(
  * A decoded `ServerlessDetokenizationBody` (see {@link ServerlessDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationBody = typeof ServerlessDetokenizationBody.Type
 
@@ -7514,7 +7514,7 @@ export type ServerlessDetokenizationBody = typeof ServerlessDetokenizationBody.T
  * A `ServerlessDetokenizationBody` as it is on the wire, before decoding (see {@link ServerlessDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationBodyEncoded = typeof ServerlessDetokenizationBody.Encoded
 
@@ -7522,7 +7522,7 @@ export type ServerlessDetokenizationBodyEncoded = typeof ServerlessDetokenizatio
  * The `ServerlessDetokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
   identifier: "ServerlessDetokenizationSuccess",
@@ -7532,7 +7532,7 @@ export const ServerlessDetokenizationSuccess = preserving(Schema.Struct({ text: 
  * A decoded `ServerlessDetokenizationSuccess` (see {@link ServerlessDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationSuccess = typeof ServerlessDetokenizationSuccess.Type
 
@@ -7540,7 +7540,7 @@ export type ServerlessDetokenizationSuccess = typeof ServerlessDetokenizationSuc
  * A `ServerlessDetokenizationSuccess` as it is on the wire, before decoding (see {@link ServerlessDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationSuccessEncoded = typeof ServerlessDetokenizationSuccess.Encoded
 
@@ -7548,7 +7548,7 @@ export type ServerlessDetokenizationSuccessEncoded = typeof ServerlessDetokeniza
  * The `ServerlessMessagesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessMessagesBody = preserving(
   Schema.Struct({
@@ -7580,7 +7580,7 @@ export const ServerlessMessagesBody = preserving(
  * A decoded `ServerlessMessagesBody` (see {@link ServerlessMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesBody = typeof ServerlessMessagesBody.Type
 
@@ -7588,7 +7588,7 @@ export type ServerlessMessagesBody = typeof ServerlessMessagesBody.Type
  * A `ServerlessMessagesBody` as it is on the wire, before decoding (see {@link ServerlessMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesBodyEncoded = typeof ServerlessMessagesBody.Encoded
 
@@ -7596,7 +7596,7 @@ export type ServerlessMessagesBodyEncoded = typeof ServerlessMessagesBody.Encode
  * The `ServerlessMessagesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessMessagesStreamBody = preserving(
   Schema.Struct({
@@ -7628,7 +7628,7 @@ export const ServerlessMessagesStreamBody = preserving(
  * A decoded `ServerlessMessagesStreamBody` (see {@link ServerlessMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamBody = typeof ServerlessMessagesStreamBody.Type
 
@@ -7636,7 +7636,7 @@ export type ServerlessMessagesStreamBody = typeof ServerlessMessagesStreamBody.T
  * A `ServerlessMessagesStreamBody` as it is on the wire, before decoding (see {@link ServerlessMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamBodyEncoded = typeof ServerlessMessagesStreamBody.Encoded
 
@@ -7644,7 +7644,7 @@ export type ServerlessMessagesStreamBodyEncoded = typeof ServerlessMessagesStrea
  * The `ServerlessMessagesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
   identifier: "ServerlessMessagesStreamSuccess",
@@ -7654,7 +7654,7 @@ export const ServerlessMessagesStreamSuccess = preserving(Schema.Struct({ data: 
  * A decoded `ServerlessMessagesStreamSuccess` (see {@link ServerlessMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamSuccess = typeof ServerlessMessagesStreamSuccess.Type
 
@@ -7662,7 +7662,7 @@ export type ServerlessMessagesStreamSuccess = typeof ServerlessMessagesStreamSuc
  * A `ServerlessMessagesStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamSuccessEncoded = typeof ServerlessMessagesStreamSuccess.Encoded
 
@@ -7670,7 +7670,7 @@ export type ServerlessMessagesStreamSuccessEncoded = typeof ServerlessMessagesSt
  * The `ServerlessMessagesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessMessagesSuccess = preserving(
   Schema.Struct({
@@ -7691,7 +7691,7 @@ export const ServerlessMessagesSuccess = preserving(
  * A decoded `ServerlessMessagesSuccess` (see {@link ServerlessMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesSuccess = typeof ServerlessMessagesSuccess.Type
 
@@ -7699,7 +7699,7 @@ export type ServerlessMessagesSuccess = typeof ServerlessMessagesSuccess.Type
  * A `ServerlessMessagesSuccess` as it is on the wire, before decoding (see {@link ServerlessMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesSuccessEncoded = typeof ServerlessMessagesSuccess.Encoded
 
@@ -7707,7 +7707,7 @@ export type ServerlessMessagesSuccessEncoded = typeof ServerlessMessagesSuccess.
  * `/v1/models` API response.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessModelListSuccess = preserving(
   Schema.Struct({ data: Schema.Array(ModelCatalogResponseItem) }),
@@ -7717,7 +7717,7 @@ export const ServerlessModelListSuccess = preserving(
  * A decoded `ServerlessModelListSuccess` (see {@link ServerlessModelListSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessModelListSuccess = typeof ServerlessModelListSuccess.Type
 
@@ -7725,7 +7725,7 @@ export type ServerlessModelListSuccess = typeof ServerlessModelListSuccess.Type
  * A `ServerlessModelListSuccess` as it is on the wire, before decoding (see {@link ServerlessModelListSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessModelListSuccessEncoded = typeof ServerlessModelListSuccess.Encoded
 
@@ -7733,7 +7733,7 @@ export type ServerlessModelListSuccessEncoded = typeof ServerlessModelListSucces
  * The `ServerlessResponsesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessResponsesBody = preserving(
   Schema.Struct({
@@ -7763,7 +7763,7 @@ export const ServerlessResponsesBody = preserving(
  * A decoded `ServerlessResponsesBody` (see {@link ServerlessResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesBody = typeof ServerlessResponsesBody.Type
 
@@ -7771,7 +7771,7 @@ export type ServerlessResponsesBody = typeof ServerlessResponsesBody.Type
  * A `ServerlessResponsesBody` as it is on the wire, before decoding (see {@link ServerlessResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesBodyEncoded = typeof ServerlessResponsesBody.Encoded
 
@@ -7779,7 +7779,7 @@ export type ServerlessResponsesBodyEncoded = typeof ServerlessResponsesBody.Enco
  * The `ServerlessResponsesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessResponsesStreamBody = preserving(
   Schema.Struct({
@@ -7809,7 +7809,7 @@ export const ServerlessResponsesStreamBody = preserving(
  * A decoded `ServerlessResponsesStreamBody` (see {@link ServerlessResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamBody = typeof ServerlessResponsesStreamBody.Type
 
@@ -7817,7 +7817,7 @@ export type ServerlessResponsesStreamBody = typeof ServerlessResponsesStreamBody
  * A `ServerlessResponsesStreamBody` as it is on the wire, before decoding (see {@link ServerlessResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamBodyEncoded = typeof ServerlessResponsesStreamBody.Encoded
 
@@ -7825,7 +7825,7 @@ export type ServerlessResponsesStreamBodyEncoded = typeof ServerlessResponsesStr
  * The `ServerlessResponsesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
   identifier: "ServerlessResponsesStreamSuccess",
@@ -7835,7 +7835,7 @@ export const ServerlessResponsesStreamSuccess = preserving(Schema.Struct({ data:
  * A decoded `ServerlessResponsesStreamSuccess` (see {@link ServerlessResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamSuccess = typeof ServerlessResponsesStreamSuccess.Type
 
@@ -7843,7 +7843,7 @@ export type ServerlessResponsesStreamSuccess = typeof ServerlessResponsesStreamS
  * A `ServerlessResponsesStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamSuccessEncoded = typeof ServerlessResponsesStreamSuccess.Encoded
 
@@ -7851,7 +7851,7 @@ export type ServerlessResponsesStreamSuccessEncoded = typeof ServerlessResponses
  * The `ServerlessResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessResponsesSuccess = preserving(
   Schema.Struct({
@@ -7873,7 +7873,7 @@ export const ServerlessResponsesSuccess = preserving(
  * A decoded `ServerlessResponsesSuccess` (see {@link ServerlessResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesSuccess = typeof ServerlessResponsesSuccess.Type
 
@@ -7881,7 +7881,7 @@ export type ServerlessResponsesSuccess = typeof ServerlessResponsesSuccess.Type
  * A `ServerlessResponsesSuccess` as it is on the wire, before decoding (see {@link ServerlessResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesSuccessEncoded = typeof ServerlessResponsesSuccess.Encoded
 
@@ -7889,7 +7889,7 @@ export type ServerlessResponsesSuccessEncoded = typeof ServerlessResponsesSucces
  * The `ServerlessTokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessTokenizationBody = preserving(
   Schema.Struct({ model: Schema.String, prompt: Schema.String }),
@@ -7899,7 +7899,7 @@ export const ServerlessTokenizationBody = preserving(
  * A decoded `ServerlessTokenizationBody` (see {@link ServerlessTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationBody = typeof ServerlessTokenizationBody.Type
 
@@ -7907,7 +7907,7 @@ export type ServerlessTokenizationBody = typeof ServerlessTokenizationBody.Type
  * A `ServerlessTokenizationBody` as it is on the wire, before decoding (see {@link ServerlessTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationBodyEncoded = typeof ServerlessTokenizationBody.Encoded
 
@@ -7915,7 +7915,7 @@ export type ServerlessTokenizationBodyEncoded = typeof ServerlessTokenizationBod
  * The `ServerlessTokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
   identifier: "ServerlessTokenizationSuccess",
@@ -7925,7 +7925,7 @@ export const ServerlessTokenizationSuccess = preserving(Schema.Struct({ tokens: 
  * A decoded `ServerlessTokenizationSuccess` (see {@link ServerlessTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationSuccess = typeof ServerlessTokenizationSuccess.Type
 
@@ -7933,7 +7933,7 @@ export type ServerlessTokenizationSuccess = typeof ServerlessTokenizationSuccess
  * A `ServerlessTokenizationSuccess` as it is on the wire, before decoding (see {@link ServerlessTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationSuccessEncoded = typeof ServerlessTokenizationSuccess.Encoded
 
@@ -7941,7 +7941,7 @@ export type ServerlessTokenizationSuccessEncoded = typeof ServerlessTokenization
  * The `ServerlessToolAssistedChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessToolAssistedChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "ServerlessToolAssistedChatCompleteSuccess",
@@ -7951,7 +7951,7 @@ export const ServerlessToolAssistedChatCompleteSuccess = ChatCompletionResponse.
  * A decoded `ServerlessToolAssistedChatCompleteSuccess` (see {@link ServerlessToolAssistedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompleteSuccess = typeof ServerlessToolAssistedChatCompleteSuccess.Type
 
@@ -7959,7 +7959,7 @@ export type ServerlessToolAssistedChatCompleteSuccess = typeof ServerlessToolAss
  * A `ServerlessToolAssistedChatCompleteSuccess` as it is on the wire, before decoding (see {@link ServerlessToolAssistedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompleteSuccessEncoded = typeof ServerlessToolAssistedChatCompleteSuccess.Encoded
 
@@ -7967,7 +7967,7 @@ export type ServerlessToolAssistedChatCompleteSuccessEncoded = typeof Serverless
  * The `ToolAssistedChatTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolAssistedChatTool = Schema.Union([
   FunctionTool,
@@ -7980,7 +7980,7 @@ export const ToolAssistedChatTool = Schema.Union([
  * A decoded `ToolAssistedChatTool` (see {@link ToolAssistedChatTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolAssistedChatTool = typeof ToolAssistedChatTool.Type
 
@@ -7988,7 +7988,7 @@ export type ToolAssistedChatTool = typeof ToolAssistedChatTool.Type
  * A `ToolAssistedChatTool` as it is on the wire, before decoding (see {@link ToolAssistedChatTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolAssistedChatToolEncoded = typeof ToolAssistedChatTool.Encoded
 
@@ -8055,7 +8055,7 @@ export type ToolAssistedChatCompletionRequestEncoded = typeof ToolAssistedChatCo
  * The `ServerlessToolAssistedChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
   Schema.Struct({
@@ -8098,7 +8098,7 @@ export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
  * A decoded `ServerlessToolAssistedChatCompletionStreamBody` (see {@link ServerlessToolAssistedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamBody = typeof ServerlessToolAssistedChatCompletionStreamBody.Type
 
@@ -8106,7 +8106,7 @@ export type ServerlessToolAssistedChatCompletionStreamBody = typeof ServerlessTo
  * A `ServerlessToolAssistedChatCompletionStreamBody` as it is on the wire, before decoding (see {@link ServerlessToolAssistedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamBodyEncoded =
   typeof ServerlessToolAssistedChatCompletionStreamBody.Encoded
@@ -8115,7 +8115,7 @@ export type ServerlessToolAssistedChatCompletionStreamBodyEncoded =
  * The `StreamedToolAssistedChatToken` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedToolAssistedChatToken = preserving(
   Schema.Struct({ event: Schema.Literal("token"), data: ChatCompletionChunk }),
@@ -8125,7 +8125,7 @@ export const StreamedToolAssistedChatToken = preserving(
  * A decoded `StreamedToolAssistedChatToken` (see {@link StreamedToolAssistedChatToken}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatToken = typeof StreamedToolAssistedChatToken.Type
 
@@ -8133,7 +8133,7 @@ export type StreamedToolAssistedChatToken = typeof StreamedToolAssistedChatToken
  * A `StreamedToolAssistedChatToken` as it is on the wire, before decoding (see {@link StreamedToolAssistedChatToken}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatTokenEncoded = typeof StreamedToolAssistedChatToken.Encoded
 
@@ -8141,7 +8141,7 @@ export type StreamedToolAssistedChatTokenEncoded = typeof StreamedToolAssistedCh
  * The `ToolStatusError` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolStatusError = preserving(Schema.Struct({ type: Schema.String, msg: Schema.String })).annotate({
   identifier: "ToolStatusError",
@@ -8151,7 +8151,7 @@ export const ToolStatusError = preserving(Schema.Struct({ type: Schema.String, m
  * A decoded `ToolStatusError` (see {@link ToolStatusError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusError = typeof ToolStatusError.Type
 
@@ -8159,7 +8159,7 @@ export type ToolStatusError = typeof ToolStatusError.Type
  * A `ToolStatusError` as it is on the wire, before decoding (see {@link ToolStatusError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusErrorEncoded = typeof ToolStatusError.Encoded
 
@@ -8167,7 +8167,7 @@ export type ToolStatusErrorEncoded = typeof ToolStatusError.Encoded
  * The `ToolStatusFile` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolStatusFile = preserving(Schema.Struct({ name: Schema.String, url: Schema.String })).annotate({
   identifier: "ToolStatusFile",
@@ -8177,7 +8177,7 @@ export const ToolStatusFile = preserving(Schema.Struct({ name: Schema.String, ur
  * A decoded `ToolStatusFile` (see {@link ToolStatusFile}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusFile = typeof ToolStatusFile.Type
 
@@ -8185,7 +8185,7 @@ export type ToolStatusFile = typeof ToolStatusFile.Type
  * A `ToolStatusFile` as it is on the wire, before decoding (see {@link ToolStatusFile}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusFileEncoded = typeof ToolStatusFile.Encoded
 
@@ -8193,7 +8193,7 @@ export type ToolStatusFileEncoded = typeof ToolStatusFile.Encoded
  * The `ToolStatusParameter` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolStatusParameter = preserving(Schema.Struct({ name: Schema.String, value: Schema.String })).annotate({
   identifier: "ToolStatusParameter",
@@ -8203,7 +8203,7 @@ export const ToolStatusParameter = preserving(Schema.Struct({ name: Schema.Strin
  * A decoded `ToolStatusParameter` (see {@link ToolStatusParameter}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusParameter = typeof ToolStatusParameter.Type
 
@@ -8211,7 +8211,7 @@ export type ToolStatusParameter = typeof ToolStatusParameter.Type
  * A `ToolStatusParameter` as it is on the wire, before decoding (see {@link ToolStatusParameter}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusParameterEncoded = typeof ToolStatusParameter.Encoded
 
@@ -8264,7 +8264,7 @@ export type ToolStatusEventEncoded = typeof ToolStatusEvent.Encoded
  * The `StreamedToolAssistedChatToolStatus` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedToolAssistedChatToolStatus = preserving(
   Schema.Struct({ event: Schema.Literal("tool_status"), data: ToolStatusEvent }),
@@ -8274,7 +8274,7 @@ export const StreamedToolAssistedChatToolStatus = preserving(
  * A decoded `StreamedToolAssistedChatToolStatus` (see {@link StreamedToolAssistedChatToolStatus}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatToolStatus = typeof StreamedToolAssistedChatToolStatus.Type
 
@@ -8282,7 +8282,7 @@ export type StreamedToolAssistedChatToolStatus = typeof StreamedToolAssistedChat
  * A `StreamedToolAssistedChatToolStatus` as it is on the wire, before decoding (see {@link StreamedToolAssistedChatToolStatus}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatToolStatusEncoded = typeof StreamedToolAssistedChatToolStatus.Encoded
 
@@ -8290,7 +8290,7 @@ export type StreamedToolAssistedChatToolStatusEncoded = typeof StreamedToolAssis
  * The `StreamedToolAssistedChatEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedToolAssistedChatEvent = Schema.Union([
   StreamedToolAssistedChatToken,
@@ -8301,7 +8301,7 @@ export const StreamedToolAssistedChatEvent = Schema.Union([
  * A decoded `StreamedToolAssistedChatEvent` (see {@link StreamedToolAssistedChatEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatEvent = typeof StreamedToolAssistedChatEvent.Type
 
@@ -8309,7 +8309,7 @@ export type StreamedToolAssistedChatEvent = typeof StreamedToolAssistedChatEvent
  * A `StreamedToolAssistedChatEvent` as it is on the wire, before decoding (see {@link StreamedToolAssistedChatEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatEventEncoded = typeof StreamedToolAssistedChatEvent.Encoded
 
@@ -8317,7 +8317,7 @@ export type StreamedToolAssistedChatEventEncoded = typeof StreamedToolAssistedCh
  * The `ServerlessToolAssistedChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessToolAssistedChatCompletionStreamSuccess = StreamedToolAssistedChatEvent.annotate({
   identifier: "ServerlessToolAssistedChatCompletionStreamSuccess",
@@ -8327,7 +8327,7 @@ export const ServerlessToolAssistedChatCompletionStreamSuccess = StreamedToolAss
  * A decoded `ServerlessToolAssistedChatCompletionStreamSuccess` (see {@link ServerlessToolAssistedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamSuccess =
   typeof ServerlessToolAssistedChatCompletionStreamSuccess.Type
@@ -8336,7 +8336,7 @@ export type ServerlessToolAssistedChatCompletionStreamSuccess =
  * A `ServerlessToolAssistedChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessToolAssistedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamSuccessEncoded =
   typeof ServerlessToolAssistedChatCompletionStreamSuccess.Encoded
