@@ -24,7 +24,12 @@ const preserving = <const Fields extends Schema.Struct.Fields>(
  * @since 0.2.0
  */
 export const AssistantMessageToolCallFunction = preserving(
-  Schema.Struct({ name: Schema.String, arguments: Schema.String }),
+  Schema.Struct({
+    /** The name of function */
+    name: Schema.String,
+    /** The arguments of function in JSON schema format to call the function. */
+    arguments: Schema.String,
+  }),
 ).annotate({ identifier: "AssistantMessageToolCallFunction" })
 
 /**
@@ -50,7 +55,14 @@ export type AssistantMessageToolCallFunctionEncoded = typeof AssistantMessageToo
  * @since 0.1.0
  */
 export const ToolCall = preserving(
-  Schema.Struct({ id: Schema.String, type: Schema.Literal("function"), function: AssistantMessageToolCallFunction }),
+  Schema.Struct({
+    /** The ID of tool call. */
+    id: Schema.String,
+    /** The type of tool call. */
+    type: Schema.Literal("function"),
+    /** The function specification */
+    function: AssistantMessageToolCallFunction,
+  }),
 ).annotate({ identifier: "ToolCall" })
 
 /**
@@ -77,10 +89,15 @@ export type ToolCallEncoded = typeof ToolCall.Encoded
  */
 export const AssistantMessage = preserving(
   Schema.Struct({
+    /** The role of the messages author. */
     role: Schema.Literal("assistant"),
+    /** The content of assistant message. Required unless `tool_calls` is specified. */
     content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The intermediate reasoning content of assistant message. */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The intermediate reasoning content of assistant message. This field is a compatible option for the 'reasoning_content' field. */
     reasoning: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The name for the participant to distinguish between participants with the same role. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCall))),
   }),
@@ -108,7 +125,12 @@ export type AssistantMessageEncoded = typeof AssistantMessage.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const AudioData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "AudioData" })
+export const AudioData = preserving(
+  Schema.Struct({
+    /** The URL of the audio. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "AudioData" })
 
 /**
  * A decoded `AudioData` (see {@link AudioData}).
@@ -133,7 +155,12 @@ export type AudioDataEncoded = typeof AudioData.Encoded
  * @since 0.2.0
  */
 export const AudioContent = preserving(
-  Schema.Struct({ type: Schema.Literal("audio_url"), audio_url: AudioData }),
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("audio_url"),
+    /** The audio URL data. */
+    audio_url: AudioData,
+  }),
 ).annotate({ identifier: "AudioContent" })
 
 /**
@@ -159,7 +186,12 @@ export type AudioContentEncoded = typeof AudioContent.Encoded
  * @since 0.2.0
  */
 export const AudioTranscriptionInputTokenDetails = preserving(
-  Schema.Struct({ audio_tokens: Schema.Int, text_tokens: Schema.Int }),
+  Schema.Struct({
+    /** Number of audio tokens billed for this request. */
+    audio_tokens: Schema.Int,
+    /** Number of text tokens billed for this request. */
+    text_tokens: Schema.Int,
+  }),
 ).annotate({ identifier: "AudioTranscriptionInputTokenDetails" })
 
 /**
@@ -186,12 +218,19 @@ export type AudioTranscriptionInputTokenDetailsEncoded = typeof AudioTranscripti
  */
 export const AudioTranscriptionUsage = preserving(
   Schema.Struct({
+    /** The type of the usage object. Always `tokens` for this variant. */
     type: Schema.Literal("tokens"),
+    /** Number of input tokens billed for this request. */
     input_tokens: Schema.Int,
+    /** Number of output tokens generated. */
     output_tokens: Schema.Int,
+    /** Total number of tokens used (input + output). */
     total_tokens: Schema.Int,
+    /** The length of the input audio in milliseconds. */
     input_audio_length_ms: Schema.Int,
+    /** The length of the processed audio in milliseconds. */
     processed_audio_length_ms: Schema.Int,
+    /** Details about the input tokens billed for this request. */
     input_token_details: Schema.optional(Schema.NullOr(AudioTranscriptionInputTokenDetails)),
   }),
 ).annotate({ identifier: "AudioTranscriptionUsage" })
@@ -219,7 +258,11 @@ export type AudioTranscriptionUsageEncoded = typeof AudioTranscriptionUsage.Enco
  * @since 0.2.0
  */
 export const AudioTranscriptionResult = preserving(
-  Schema.Struct({ text: Schema.String, usage: AudioTranscriptionUsage }),
+  Schema.Struct({
+    /** The transcribed text. */
+    text: Schema.String,
+    usage: AudioTranscriptionUsage,
+  }),
 ).annotate({ identifier: "AudioTranscriptionResult" })
 
 /**
@@ -244,9 +287,14 @@ export type AudioTranscriptionResultEncoded = typeof AudioTranscriptionResult.En
  * @category schemas
  * @since 0.2.0
  */
-export const FunctionResult = preserving(Schema.Struct({ arguments: Schema.String, name: Schema.String })).annotate({
-  identifier: "FunctionResult",
-})
+export const FunctionResult = preserving(
+  Schema.Struct({
+    /** The arguments for calling the function, generated by the model in JSON format. Ensure to validate these arguments in your code before invoking the function since the model may not always produce valid JSON. */
+    arguments: Schema.String,
+    /** The name of the function to call. */
+    name: Schema.String,
+  }),
+).annotate({ identifier: "FunctionResult" })
 
 /**
  * A decoded `FunctionResult` (see {@link FunctionResult}).
@@ -271,7 +319,13 @@ export type FunctionResultEncoded = typeof FunctionResult.Encoded
  * @since 0.2.0
  */
 export const ToolCallResult = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), id: Schema.String, function: FunctionResult }),
+  Schema.Struct({
+    /** The type of the tool. */
+    type: Schema.Literal("function"),
+    /** The ID of the tool call. */
+    id: Schema.String,
+    function: FunctionResult,
+  }),
 ).annotate({ identifier: "ToolCallResult" })
 
 /**
@@ -298,9 +352,12 @@ export type ToolCallResultEncoded = typeof ToolCallResult.Encoded
  */
 export const ChatCompletionMessage = preserving(
   Schema.Struct({
+    /** The contents of the assistant message. */
     content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Role of the generated message author, in this case `assistant`. */
     role: Schema.String,
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallResult))),
+    /** The model's reasoning, when it was parsed apart from the answer (reasoning models). */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionMessage" })
@@ -329,8 +386,11 @@ export type ChatCompletionMessageEncoded = typeof ChatCompletionMessage.Encoded
  */
 export const TopLogprob = preserving(
   Schema.Struct({
+    /** The token. */
     token: Schema.String,
+    /** The log probability of this token. */
     logprob: Schema.Number,
+    /** A list of integers representing the UTF-8 bytes representation of the token. Useful in instances where characters are represented by multiple tokens and their byte representations must be combined to generate the correct text representation. Can be `null` if there is no bytes representation for the token. */
     bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
   }),
 ).annotate({ identifier: "TopLogprob" })
@@ -359,9 +419,13 @@ export type TopLogprobEncoded = typeof TopLogprob.Encoded
  */
 export const TokenLogprob = preserving(
   Schema.Struct({
+    /** The token. */
     token: Schema.String,
+    /** The log probability of this token. */
     logprob: Schema.Number,
+    /** A list of integers representing the UTF-8 bytes representation of the token. Useful in instances where characters are represented by multiple tokens and their byte representations must be combined to generate the correct text representation. Can be `null` if there is no bytes representation for the token. */
     bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** List of the most likely tokens and their log probability, at this token position. */
     top_logprobs: Schema.Array(TopLogprob),
   }),
 ).annotate({ identifier: "TokenLogprob" })
@@ -389,7 +453,10 @@ export type TokenLogprobEncoded = typeof TokenLogprob.Encoded
  * @since 0.1.0
  */
 export const ChatLogprobs = preserving(
-  Schema.Struct({ content: Schema.optional(Schema.NullOr(Schema.Array(TokenLogprob))) }),
+  Schema.Struct({
+    /** A list of message content tokens with log probability information. */
+    content: Schema.optional(Schema.NullOr(Schema.Array(TokenLogprob))),
+  }),
 ).annotate({ identifier: "ChatLogprobs" })
 
 /**
@@ -416,9 +483,11 @@ export type ChatLogprobsEncoded = typeof ChatLogprobs.Encoded
  */
 export const ChatCompletionChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
     logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
     message: ChatCompletionMessage,
+    /** Termination condition of the generation. `stop` means the API returned the full chat completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. `tool_calls` means the API has generated tool calls. */
     finish_reason: Schema.Literals(["stop", "length", "tool_calls"]),
   }),
 ).annotate({ identifier: "ChatCompletionChoice" })
@@ -445,9 +514,12 @@ export type ChatCompletionChoiceEncoded = typeof ChatCompletionChoice.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const ChatCompleteBodyToolChoiceFunction = preserving(Schema.Struct({ name: Schema.String })).annotate({
-  identifier: "ChatCompleteBodyToolChoiceFunction",
-})
+export const ChatCompleteBodyToolChoiceFunction = preserving(
+  Schema.Struct({
+    /** The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
+    name: Schema.String,
+  }),
+).annotate({ identifier: "ChatCompleteBodyToolChoiceFunction" })
 
 /**
  * A decoded `ChatCompleteBodyToolChoiceFunction` (see {@link ChatCompleteBodyToolChoiceFunction}).
@@ -472,7 +544,11 @@ export type ChatCompleteBodyToolChoiceFunctionEncoded = typeof ChatCompleteBodyT
  * @since 0.1.0
  */
 export const ToolChoice = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), function: ChatCompleteBodyToolChoiceFunction }),
+  Schema.Struct({
+    /** The type of the tool. Currently, only `function` is supported. */
+    type: Schema.Literal("function"),
+    function: ChatCompleteBodyToolChoiceFunction,
+  }),
 ).annotate({ identifier: "ToolChoice" })
 
 /**
@@ -498,7 +574,10 @@ export type ToolChoiceEncoded = typeof ToolChoice.Encoded
  * @since 0.2.0
  */
 export const PromptTokensDetails = preserving(
-  Schema.Struct({ cached_tokens: Schema.optional(Schema.NullOr(Schema.Int)) }),
+  Schema.Struct({
+    /** Cached tokens present in the prompt. */
+    cached_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+  }),
 ).annotate({ identifier: "PromptTokensDetails" })
 
 /**
@@ -525,9 +604,13 @@ export type PromptTokensDetailsEncoded = typeof PromptTokensDetails.Encoded
  */
 export const Usage = preserving(
   Schema.Struct({
+    /** Number of tokens in the prompt. */
     prompt_tokens: Schema.Int,
+    /** Number of tokens in the generated chat completions. */
     completion_tokens: Schema.Int,
+    /** Total number of tokens used in the request (`prompt_tokens` + `completion_tokens`). */
     total_tokens: Schema.Int,
+    /** Breakdown of tokens used in the prompt. */
     prompt_tokens_details: Schema.optional(Schema.NullOr(PromptTokensDetails)),
   }),
 ).annotate({ identifier: "Usage" })
@@ -556,11 +639,15 @@ export type UsageEncoded = typeof Usage.Encoded
  */
 export const ChatCompletionResponse = preserving(
   Schema.Struct({
+    /** A unique ID of the chat completion. */
     id: Schema.String,
     choices: Schema.Array(ChatCompletionChoice),
     usage: Usage,
+    /** The object type, which is always set to `chat.completion`. */
     object: Schema.Literal("chat.completion"),
+    /** The Unix timestamp (in seconds) for when the generation completed. */
     created: Schema.Int,
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionResponse" })
@@ -587,9 +674,12 @@ export type ChatCompletionResponseEncoded = typeof ChatCompletionResponse.Encode
  * @category schemas
  * @since 0.2.0
  */
-export const ResponseFormatJsonObject = preserving(Schema.Struct({ type: Schema.Literal("json_object") })).annotate({
-  identifier: "ResponseFormatJsonObject",
-})
+export const ResponseFormatJsonObject = preserving(
+  Schema.Struct({
+    /** The type of the response format: `json_object` */
+    type: Schema.Literal("json_object"),
+  }),
+).annotate({ identifier: "ResponseFormatJsonObject" })
 
 /**
  * A decoded `ResponseFormatJsonObject` (see {@link ResponseFormatJsonObject}).
@@ -614,7 +704,10 @@ export type ResponseFormatJsonObjectEncoded = typeof ResponseFormatJsonObject.En
  * @since 0.2.0
  */
 export const ResponseFormatJsonSchemaSchema = preserving(
-  Schema.Struct({ schema: Schema.Record(Schema.String, Schema.Unknown) }),
+  Schema.Struct({
+    /** The schema for the response format, described as a JSON Schema object. */
+    schema: Schema.Record(Schema.String, Schema.Unknown),
+  }),
 ).annotate({ identifier: "ResponseFormatJsonSchemaSchema" })
 
 /**
@@ -640,7 +733,11 @@ export type ResponseFormatJsonSchemaSchemaEncoded = typeof ResponseFormatJsonSch
  * @since 0.2.0
  */
 export const ResponseFormatJsonSchema = preserving(
-  Schema.Struct({ type: Schema.Literal("json_schema"), json_schema: ResponseFormatJsonSchemaSchema }),
+  Schema.Struct({
+    /** The type of the response format: `json_schema` */
+    type: Schema.Literal("json_schema"),
+    json_schema: ResponseFormatJsonSchemaSchema,
+  }),
 ).annotate({ identifier: "ResponseFormatJsonSchema" })
 
 /**
@@ -666,7 +763,12 @@ export type ResponseFormatJsonSchemaEncoded = typeof ResponseFormatJsonSchema.En
  * @since 0.2.0
  */
 export const ResponseFormatRegex = preserving(
-  Schema.Struct({ type: Schema.Literal("regex"), schema: Schema.String }),
+  Schema.Struct({
+    /** The type of the response format: `regex` */
+    type: Schema.Literal("regex"),
+    /** The schema of the output. Lookaheads or lookbehinds (e.g., `\a`, `\z`, `^`, `$`, `(?=)`, `(?!)`, `(?<=...)`, `(?<!...)`) are not supported. Group specials (e.g., `\w`, `\W`, `\d`, `\D`, `\s`, `\S`) do not support non-ASCII characters. Unicode escape patterns (e.g., `\N`, `\p`, `\P`) are not supported. Additionally, conditional matching (`(?(`) and back-references can cause inefficiency. */
+    schema: Schema.String,
+  }),
 ).annotate({ identifier: "ResponseFormatRegex" })
 
 /**
@@ -691,9 +793,12 @@ export type ResponseFormatRegexEncoded = typeof ResponseFormatRegex.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const ResponseFormatText = preserving(Schema.Struct({ type: Schema.Literal("text") })).annotate({
-  identifier: "ResponseFormatText",
-})
+export const ResponseFormatText = preserving(
+  Schema.Struct({
+    /** The type of the response format: `text` */
+    type: Schema.Literal("text"),
+  }),
+).annotate({ identifier: "ResponseFormatText" })
 
 /**
  * A decoded `ResponseFormatText` (see {@link ResponseFormatText}).
@@ -761,7 +866,10 @@ export type ResponseFormatEncoded = typeof ResponseFormat.Encoded
  * @since 0.1.0
  */
 export const StreamOptions = preserving(
-  Schema.Struct({ include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)) }),
+  Schema.Struct({
+    /** When set to `true`, the number of tokens used will be included at the end of the stream result in the form of `"usage": {"completion_tokens": number, "prompt_tokens": number, "total_tokens": number}`. */
+    include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  }),
 ).annotate({ identifier: "StreamOptions" })
 
 /**
@@ -787,7 +895,10 @@ export type StreamOptionsEncoded = typeof StreamOptions.Encoded
  * @since 0.2.0
  */
 export const TokenSequence = preserving(
-  Schema.Struct({ tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))) }),
+  Schema.Struct({
+    /** A List of token IDs. */
+    tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+  }),
 ).annotate({ identifier: "TokenSequence" })
 
 /**
@@ -814,37 +925,68 @@ export type TokenSequenceEncoded = typeof TokenSequence.Encoded
  */
 export const CompletionRequestWithPrompt = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionRequestWithPrompt" })
@@ -873,37 +1015,68 @@ export type CompletionRequestWithPromptEncoded = typeof CompletionRequestWithPro
  */
 export const CompletionRequestWithTokens = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionRequestWithTokens" })
@@ -932,9 +1105,13 @@ export type CompletionRequestWithTokensEncoded = typeof CompletionRequestWithTok
  */
 export const CompletionLogprobs = preserving(
   Schema.Struct({
+    /** The starting character position of each token in the generated text, useful for mapping tokens back to their exact location for detailed analysis. */
     text_offset: Schema.Array(Schema.Int),
+    /** The log probabilities of each generated token, indicating the model's confidence in selecting each token. */
     token_logprobs: Schema.Array(Schema.Number),
+    /** A list of individual tokens generated in the completion, representing segments of text such as words or pieces of words. */
     tokens: Schema.Array(Schema.String),
+    /** A list of dictionaries, where each dictionary represents the top alternative tokens considered by the model at a specific position in the generated text, along with their log probabilities. The number of items in each dictionary matches the value of `logprobs`. */
     top_logprobs: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
   }),
 ).annotate({ identifier: "CompletionLogprobs" })
@@ -963,11 +1140,16 @@ export type CompletionLogprobsEncoded = typeof CompletionLogprobs.Encoded
  */
 export const CompletionChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
+    /** Generated text output. */
     text: Schema.String,
     logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
+    /** Random seed used for the generation. */
     seed: Schema.Int,
+    /** Termination condition of the generation. `stop` means the API returned the full completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. */
     finish_reason: Schema.Literals(["stop", "length"]),
+    /** Generated output tokens. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionChoice" })
@@ -996,37 +1178,68 @@ export type CompletionChoiceEncoded = typeof CompletionChoice.Encoded
  */
 export const CompletionsDedicatedBodyWithPrompt = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsDedicatedBodyWithPrompt" })
@@ -1055,37 +1268,68 @@ export type CompletionsDedicatedBodyWithPromptEncoded = typeof CompletionsDedica
  */
 export const CompletionsDedicatedBodyWithTokens = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsDedicatedBodyWithTokens" })
@@ -1114,9 +1358,13 @@ export type CompletionsDedicatedBodyWithTokensEncoded = typeof CompletionsDedica
  */
 export const TextUsage = preserving(
   Schema.Struct({
+    /** Number of tokens in the prompt. */
     prompt_tokens: Schema.Int,
+    /** Number of tokens in the generated completions. */
     completion_tokens: Schema.Int,
+    /** Total number of tokens used in the request (`prompt_tokens` + `completion_tokens`). */
     total_tokens: Schema.Int,
+    /** Breakdown of tokens used in the prompt. */
     prompt_tokens_details: Schema.optional(Schema.NullOr(PromptTokensDetails)),
   }),
 ).annotate({ identifier: "TextUsage" })
@@ -1145,10 +1393,13 @@ export type TextUsageEncoded = typeof TextUsage.Encoded
  */
 export const CompletionResponse = preserving(
   Schema.Struct({
+    /** A unique ID of the completion. */
     id: Schema.String,
+    /** The object type, which is always set to `text_completion`. */
     object: Schema.Literal("text_completion"),
     usage: TextUsage,
     choices: Schema.Array(CompletionChoice),
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "CompletionResponse" })
@@ -1177,37 +1428,68 @@ export type CompletionResponseEncoded = typeof CompletionResponse.Encoded
  */
 export const CompletionsServerlessBodyWithPrompt = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsServerlessBodyWithPrompt" })
@@ -1236,37 +1518,68 @@ export type CompletionsServerlessBodyWithPromptEncoded = typeof CompletionsServe
  */
 export const CompletionsServerlessBodyWithTokens = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsServerlessBodyWithTokens" })
@@ -1295,37 +1608,68 @@ export type CompletionsServerlessBodyWithTokensEncoded = typeof CompletionsServe
  */
 export const CompletionsStreamBodyWithPrompt = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsStreamBodyWithPrompt" })
@@ -1354,37 +1698,68 @@ export type CompletionsStreamBodyWithPromptEncoded = typeof CompletionsStreamBod
  */
 export const CompletionsStreamBodyWithTokens = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsStreamBodyWithTokens" })
@@ -1413,37 +1788,68 @@ export type CompletionsStreamBodyWithTokensEncoded = typeof CompletionsStreamBod
  */
 export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsStreamDedicatedBodyWithPrompt" })
@@ -1472,37 +1878,68 @@ export type CompletionsStreamDedicatedBodyWithPromptEncoded = typeof Completions
  */
 export const CompletionsStreamDedicatedBodyWithTokens = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsStreamDedicatedBodyWithTokens" })
@@ -1531,37 +1968,68 @@ export type CompletionsStreamDedicatedBodyWithTokensEncoded = typeof Completions
  */
 export const CompletionsStreamServerlessBodyWithPrompt = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsStreamServerlessBodyWithPrompt" })
@@ -1590,37 +2058,68 @@ export type CompletionsStreamServerlessBodyWithPromptEncoded = typeof Completion
  */
 export const CompletionsStreamServerlessBodyWithTokens = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsStreamServerlessBodyWithTokens" })
@@ -1649,9 +2148,13 @@ export type CompletionsStreamServerlessBodyWithTokensEncoded = typeof Completion
  */
 export const ServerVadChunkingStrategy = preserving(
   Schema.Struct({
+    /** Must be set to `server_vad` to enable manual chunking using server side VAD. */
     type: Schema.Literal("server_vad"),
+    /** Amount of audio to include before the VAD detected speech (in milliseconds). */
     prefix_padding_ms: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Duration of silence to detect speech stop (in milliseconds). With shorter values the model will respond more quickly, but may jump in on short pauses from the user. */
     silence_duration_ms: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Sensitivity threshold (0.0 to 1.0) for voice activity detection. A higher threshold will require louder audio to activate the model, and thus might perform better in noisy environments. */
     threshold: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ServerVadChunkingStrategy" })
@@ -1680,11 +2183,17 @@ export type ServerVadChunkingStrategyEncoded = typeof ServerVadChunkingStrategy.
  */
 export const ContainerAudioTranscriptionBody = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ContainerAudioTranscriptionBody" })
@@ -1713,11 +2222,17 @@ export type ContainerAudioTranscriptionBodyEncoded = typeof ContainerAudioTransc
  */
 export const ContainerAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ContainerAudioTranscriptionStreamBody" })
@@ -1746,8 +2261,11 @@ export type ContainerAudioTranscriptionStreamBodyEncoded = typeof ContainerAudio
  */
 export const StreamedAudioTranscriptionData = preserving(
   Schema.Struct({
+    /** The event type, which is `transcript.text.delta` or `transcript.text.done`. */
     type: Schema.Literals(["transcript.text.delta", "transcript.text.done"]),
+    /** The incremental transcript text. */
     delta: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The transcribed text. */
     text: Schema.optional(Schema.NullOr(Schema.String)),
     usage: Schema.optional(Schema.NullOr(AudioTranscriptionUsage)),
   }),
@@ -1881,8 +2399,11 @@ export type ContainerChatCompleteSuccessEncoded = typeof ContainerChatCompleteSu
  */
 export const FunctionDefinition = preserving(
   Schema.Struct({
+    /** A description of what the function does, used by the model to choose when and how to call the function. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
     name: Schema.String,
+    /** The parameters the functions accepts, described as a JSON Schema object. To represent a function with no parameters, use the value `{"type": "object", "properties": {}}`. */
     parameters: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "FunctionDefinition" })
@@ -1910,7 +2431,11 @@ export type FunctionDefinitionEncoded = typeof FunctionDefinition.Encoded
  * @since 0.1.0
  */
 export const FunctionTool = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), function: FunctionDefinition }),
+  Schema.Struct({
+    /** The type of the tool. Currently, only `function` is supported. */
+    type: Schema.Literal("function"),
+    function: FunctionDefinition,
+  }),
 ).annotate({ identifier: "FunctionTool" })
 
 /**
@@ -1937,8 +2462,11 @@ export type FunctionToolEncoded = typeof FunctionTool.Encoded
  */
 export const SystemMessage = preserving(
   Schema.Struct({
+    /** The role of the messages author. */
     role: Schema.Literal("system"),
+    /** The content of system message. */
     content: Schema.String,
+    /** The name for the participant to distinguish between participants with the same role. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "SystemMessage" })
@@ -1967,9 +2495,13 @@ export type SystemMessageEncoded = typeof SystemMessage.Encoded
  */
 export const ToolMessage = preserving(
   Schema.Struct({
+    /** The role of the messages author. */
     role: Schema.Literal("tool"),
+    /** The content of tool message that contains the result of tool calling. */
     content: Schema.String,
+    /** The ID of tool call corresponding to this message. */
     tool_call_id: Schema.String,
+    /** An optional name of the tool call corresponding to this message. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ToolMessage" })
@@ -1996,7 +2528,12 @@ export type ToolMessageEncoded = typeof ToolMessage.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const ImageData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "ImageData" })
+export const ImageData = preserving(
+  Schema.Struct({
+    /** The URL of the image. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "ImageData" })
 
 /**
  * A decoded `ImageData` (see {@link ImageData}).
@@ -2021,7 +2558,12 @@ export type ImageDataEncoded = typeof ImageData.Encoded
  * @since 0.2.0
  */
 export const ImageContent = preserving(
-  Schema.Struct({ type: Schema.Literal("image_url"), image_url: ImageData }),
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("image_url"),
+    /** The image URL data. */
+    image_url: ImageData,
+  }),
 ).annotate({ identifier: "ImageContent" })
 
 /**
@@ -2046,9 +2588,14 @@ export type ImageContentEncoded = typeof ImageContent.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const TextContent = preserving(Schema.Struct({ type: Schema.Literal("text"), text: Schema.String })).annotate({
-  identifier: "TextContent",
-})
+export const TextContent = preserving(
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("text"),
+    /** The text content of the message. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "TextContent" })
 
 /**
  * A decoded `TextContent` (see {@link TextContent}).
@@ -2072,7 +2619,12 @@ export type TextContentEncoded = typeof TextContent.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const VideoData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "VideoData" })
+export const VideoData = preserving(
+  Schema.Struct({
+    /** The URL of the video. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "VideoData" })
 
 /**
  * A decoded `VideoData` (see {@link VideoData}).
@@ -2097,7 +2649,12 @@ export type VideoDataEncoded = typeof VideoData.Encoded
  * @since 0.2.0
  */
 export const VideoContent = preserving(
-  Schema.Struct({ type: Schema.Literal("video_url"), video_url: VideoData }),
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("video_url"),
+    /** The video URL data. */
+    video_url: VideoData,
+  }),
 ).annotate({ identifier: "VideoContent" })
 
 /**
@@ -2153,8 +2710,10 @@ export type UserMessageContentMultiModalEncoded = typeof UserMessageContentMulti
  */
 export const UserMessage = preserving(
   Schema.Struct({
+    /** The role of the message's author. */
     role: Schema.Literal("user"),
     content: Schema.Union([Schema.String, Schema.Array(UserMessageContentMultiModal)]),
+    /** The name for the participant to distinguish between participants with the same role. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "UserMessage" })
@@ -2209,38 +2768,69 @@ export type MessageEncoded = typeof Message.Encoded
  */
 export const ChatCompletionRequest = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ChatCompletionRequest" })
@@ -2269,38 +2859,69 @@ export type ChatCompletionRequestEncoded = typeof ChatCompletionRequest.Encoded
  */
 export const ContainerChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ContainerChatCompletionStreamBody" })
@@ -2328,7 +2949,12 @@ export type ContainerChatCompletionStreamBodyEncoded = typeof ContainerChatCompl
  * @since 0.2.0
  */
 export const ToolCallDeltaFunction = preserving(
-  Schema.Struct({ arguments: Schema.String, name: Schema.optional(Schema.NullOr(Schema.String)) }),
+  Schema.Struct({
+    /** The arguments for calling the function, generated by the model in JSON format. Ensure to validate these arguments in your code before invoking the function since the model may not always produce valid JSON. */
+    arguments: Schema.String,
+    /** The name of the function to call. */
+    name: Schema.optional(Schema.NullOr(Schema.String)),
+  }),
 ).annotate({ identifier: "ToolCallDeltaFunction" })
 
 /**
@@ -2355,8 +2981,11 @@ export type ToolCallDeltaFunctionEncoded = typeof ToolCallDeltaFunction.Encoded
  */
 export const ToolCallDelta = preserving(
   Schema.Struct({
+    /** The type of the tool. */
     type: Schema.Literal("function"),
+    /** The ID of the tool call. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The index of the tool call being generated. */
     index: Schema.Int,
     function: ToolCallDeltaFunction,
   }),
@@ -2386,9 +3015,12 @@ export type ToolCallDeltaEncoded = typeof ToolCallDelta.Encoded
  */
 export const ChatCompletionDelta = preserving(
   Schema.Struct({
+    /** The contents of the assistant message. */
     content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Role of the generated message author, in this case `assistant`. */
     role: Schema.optional(Schema.NullOr(Schema.String)),
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallDelta))),
+    /** The part of the model's reasoning generated since the previous chunk (reasoning models). */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionDelta" })
@@ -2417,9 +3049,11 @@ export type ChatCompletionDeltaEncoded = typeof ChatCompletionDelta.Encoded
  */
 export const ChatCompletionChunkChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
     logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
     delta: ChatCompletionDelta,
+    /** Termination condition of the generation. `stop` means the API returned the full chat completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. `tool_calls` means the API has generated tool calls. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.Literals(["stop", "length", "tool_calls", "null"]))),
   }),
 ).annotate({ identifier: "ChatCompletionChunkChoice" })
@@ -2448,11 +3082,15 @@ export type ChatCompletionChunkChoiceEncoded = typeof ChatCompletionChunkChoice.
  */
 export const ChatCompletionChunk = preserving(
   Schema.Struct({
+    /** A unique ID of the chat completion. */
     id: Schema.String,
     usage: Schema.optional(Schema.NullOr(Usage)),
+    /** The object type, which is always set to `chat.completion.chunk`. */
     object: Schema.Literal("chat.completion.chunk"),
     choices: Schema.Array(ChatCompletionChunkChoice),
+    /** The Unix timestamp (in seconds) for when the token is sampled. */
     created: Schema.Int,
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionChunk" })
@@ -2586,10 +3224,14 @@ export type ContainerCompletionsStreamBodyEncoded = typeof ContainerCompletionsS
  */
 export const CompletionChunkChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
+    /** Generated text output. */
     text: Schema.String,
     logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
+    /** Termination condition of the generation. `stop` means the API returned the full completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.Literals(["stop", "length", "null"]))),
+    /** The token. */
     token: Schema.optional(Schema.NullOr(Schema.Int)),
   }),
 ).annotate({ identifier: "CompletionChunkChoice" })
@@ -2618,11 +3260,15 @@ export type CompletionChunkChoiceEncoded = typeof CompletionChunkChoice.Encoded
  */
 export const CompletionChunk = preserving(
   Schema.Struct({
+    /** A unique ID of the completion. */
     id: Schema.String,
     choices: Schema.Array(CompletionChunkChoice),
     usage: Schema.optional(Schema.NullOr(TextUsage)),
+    /** The object type, which is always set to `text_completion`. */
     object: Schema.Literal("text_completion"),
+    /** The Unix timestamp (in seconds) for when the token is sampled. */
     created: Schema.Int,
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "CompletionChunk" })
@@ -2726,7 +3372,12 @@ export type ContainerCompletionsSuccessEncoded = typeof ContainerCompletionsSucc
  * @since 0.2.0
  */
 export const ContainerDetokenizationBody = preserving(
-  Schema.Struct({ model: Schema.optional(Schema.NullOr(Schema.String)), tokens: Schema.Array(Schema.Int) }),
+  Schema.Struct({
+    /** Routes the request to a specific adapter. */
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** A token sequence to detokenize. */
+    tokens: Schema.Array(Schema.Int),
+  }),
 ).annotate({ identifier: "ContainerDetokenizationBody" })
 
 /**
@@ -2751,9 +3402,12 @@ export type ContainerDetokenizationBodyEncoded = typeof ContainerDetokenizationB
  * @category schemas
  * @since 0.2.0
  */
-export const ContainerDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "ContainerDetokenizationSuccess",
-})
+export const ContainerDetokenizationSuccess = preserving(
+  Schema.Struct({
+    /** Detokenized text output. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "ContainerDetokenizationSuccess" })
 
 /**
  * A decoded `ContainerDetokenizationSuccess` (see {@link ContainerDetokenizationSuccess}).
@@ -2779,6 +3433,7 @@ export type ContainerDetokenizationSuccessEncoded = typeof ContainerDetokenizati
  */
 export const MessagesCompatibilityBlock = preserving(
   Schema.Struct({
+    /** Compatibility block type. These blocks are accepted for parsing compatibility and ignored for generation. */
     type: Schema.Literals([
       "document",
       "search_result",
@@ -2819,8 +3474,11 @@ export type MessagesCompatibilityBlockEncoded = typeof MessagesCompatibilityBloc
  */
 export const MessagesBase64ImageSource = preserving(
   Schema.Struct({
+    /** Image source type. Must be `base64`. */
     type: Schema.Literal("base64"),
+    /** Base64-encoded image bytes (without data URL prefix). */
     data: Schema.String.check(Schema.isMinLength(1)),
+    /** MIME type, for example `image/png`. */
     media_type: Schema.String.check(Schema.isMinLength(1)),
   }),
 ).annotate({ identifier: "MessagesBase64ImageSource" })
@@ -2848,7 +3506,12 @@ export type MessagesBase64ImageSourceEncoded = typeof MessagesBase64ImageSource.
  * @since 0.2.0
  */
 export const MessagesUrlImageSource = preserving(
-  Schema.Struct({ type: Schema.Literal("url"), url: Schema.String.check(Schema.isMinLength(1)) }),
+  Schema.Struct({
+    /** Image source type. Must be `url`. */
+    type: Schema.Literal("url"),
+    /** Publicly accessible image URL that the service can fetch. */
+    url: Schema.String.check(Schema.isMinLength(1)),
+  }),
 ).annotate({ identifier: "MessagesUrlImageSource" })
 
 /**
@@ -2900,7 +3563,12 @@ export type MessagesImageSourceEncoded = typeof MessagesImageSource.Encoded
  * @since 0.2.0
  */
 export const MessagesImageBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("image"), source: MessagesImageSource }),
+  Schema.Struct({
+    /** Content block type. Must be `image`. */
+    type: Schema.Literal("image"),
+    /** Image source descriptor (`url` or `base64`). */
+    source: MessagesImageSource,
+  }),
 ).annotate({ identifier: "MessagesImageBlock" })
 
 /**
@@ -2926,7 +3594,12 @@ export type MessagesImageBlockEncoded = typeof MessagesImageBlock.Encoded
  * @since 0.2.0
  */
 export const MessagesTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** Content block type. Must be `text`. */
+    type: Schema.Literal("text"),
+    /** Text content for this block. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesTextBlock" })
 
 /**
@@ -2953,8 +3626,11 @@ export type MessagesTextBlockEncoded = typeof MessagesTextBlock.Encoded
  */
 export const MessagesThinkingBlock = preserving(
   Schema.Struct({
+    /** Content block type. Must be `thinking`. */
     type: Schema.Literal("thinking"),
+    /** Reasoning content for this block. */
     thinking: Schema.String,
+    /** Optional signature associated with the reasoning content. */
     signature: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesThinkingBlock" })
@@ -2983,8 +3659,11 @@ export type MessagesThinkingBlockEncoded = typeof MessagesThinkingBlock.Encoded
  */
 export const MessagesToolResultBlock = preserving(
   Schema.Struct({
+    /** Content block type. Must be `tool_result`. */
     type: Schema.Literal("tool_result"),
+    /** Identifier of the related `tool_use` block this result answers. */
     tool_use_id: Schema.String,
+    /** Tool result payload. Can be plain text, a list of objects, or null when no body is returned. */
     content: Schema.optional(
       Schema.Union([Schema.String, Schema.Array(Schema.Record(Schema.String, Schema.Unknown)), Schema.Null]),
     ),
@@ -3015,9 +3694,13 @@ export type MessagesToolResultBlockEncoded = typeof MessagesToolResultBlock.Enco
  */
 export const MessagesToolUseBlock = preserving(
   Schema.Struct({
+    /** Content block type. Must be `tool_use`. */
     type: Schema.Literal("tool_use"),
+    /** Optional tool call identifier. Use this value to link follow-up `tool_result` blocks. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Name of the tool to invoke. */
     name: Schema.String,
+    /** Tool input argument object. */
     input: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "MessagesToolUseBlock" })
@@ -3077,7 +3760,9 @@ export type MessagesContentBlockEncoded = typeof MessagesContentBlock.Encoded
  */
 export const MessagesInputMessage = preserving(
   Schema.Struct({
+    /** Author role for this message turn. Use `user` for user input and `assistant` for prior assistant turns. */
     role: Schema.Literals(["user", "assistant"]),
+    /** Message payload. Supports plain string shorthand or a typed block array. */
     content: Schema.Union([Schema.String, Schema.Array(MessagesContentBlock)]),
   }),
 ).annotate({ identifier: "MessagesInputMessage" })
@@ -3106,7 +3791,9 @@ export type MessagesInputMessageEncoded = typeof MessagesInputMessage.Encoded
  */
 export const MessagesOutputFormat = preserving(
   Schema.Struct({
+    /** Output format type. Set to `json_schema` to constrain output to a JSON schema. */
     type: Schema.optional(Schema.NullOr(Schema.Literal("json_schema"))),
+    /** JSON Schema object applied when `type` is `json_schema`. */
     schema: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
   }),
 ).annotate({ identifier: "MessagesOutputFormat" })
@@ -3135,9 +3822,11 @@ export type MessagesOutputFormatEncoded = typeof MessagesOutputFormat.Encoded
  */
 export const MessagesOutputConfig = preserving(
   Schema.Struct({
+    /** Relative generation effort level. Higher effort can improve quality on harder prompts at the cost of additional compute. */
     effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Structured output settings. Currently supports only `json_schema`. */
     format: Schema.optional(Schema.NullOr(MessagesOutputFormat)),
   }),
 ).annotate({ identifier: "MessagesOutputConfig" })
@@ -3165,7 +3854,12 @@ export type MessagesOutputConfigEncoded = typeof MessagesOutputConfig.Encoded
  * @since 0.2.0
  */
 export const MessagesSystemTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** System block type. Must be `text`. */
+    type: Schema.Literal("text"),
+    /** System instruction text content. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesSystemTextBlock" })
 
 /**
@@ -3192,7 +3886,9 @@ export type MessagesSystemTextBlockEncoded = typeof MessagesSystemTextBlock.Enco
  */
 export const MessagesThinkingConfig = preserving(
   Schema.Struct({
+    /** Reasoning mode. `enabled` forces reasoning, `disabled` suppresses it, and `adaptive` lets the system decide. */
     type: Schema.Literals(["enabled", "disabled", "adaptive"]),
+    /** Reasoning token budget. Required when `type=enabled`; must not be provided when `type=disabled` or `type=adaptive`. If `max_tokens` is set, this must be smaller than `max_tokens`. */
     budget_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
   }),
 ).annotate({ identifier: "MessagesThinkingConfig" })
@@ -3221,8 +3917,11 @@ export type MessagesThinkingConfigEncoded = typeof MessagesThinkingConfig.Encode
  */
 export const MessagesToolChoice = preserving(
   Schema.Struct({
+    /** Tool-calling mode. `auto` lets the model decide, `any` requires at least one tool call, `tool` forces a named tool, and `none` disables tool calls. */
     type: Schema.Literals(["auto", "any", "tool", "none"]),
+    /** Tool name to force when `type=tool`. Ignored for other `type` values. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
+    /** If true, restricts the model to at most one tool call at a time. Must not be provided when `type=none`. */
     disable_parallel_tool_use: Schema.optional(Schema.NullOr(Schema.Boolean)),
   }),
 ).annotate({ identifier: "MessagesToolChoice" })
@@ -3251,10 +3950,15 @@ export type MessagesToolChoiceEncoded = typeof MessagesToolChoice.Encoded
  */
 export const MessagesToolDefinition = preserving(
   Schema.Struct({
+    /** Tool identifier used in model tool-call outputs. Keep this name stable and unique within the request. */
     name: Schema.String,
+    /** Tool category. If missing, empty, or `custom`, it is converted to a function tool. Any non-empty value other than `custom` is treated as a server-side tool and skipped. */
     type: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Natural-language description of what the tool does and when to call it. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
+    /** JSON Schema describing tool arguments. The model uses this schema to construct the tool input object. */
     input_schema: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** If true, applies stricter schema adherence when generating tool arguments. */
     strict: Schema.optional(Schema.NullOr(Schema.Boolean)),
   }),
 ).annotate({ identifier: "MessagesToolDefinition" })
@@ -3283,24 +3987,43 @@ export type MessagesToolDefinitionEncoded = typeof MessagesToolDefinition.Encode
  */
 export const ContainerMessagesBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -3331,24 +4054,43 @@ export type ContainerMessagesBodyEncoded = typeof ContainerMessagesBody.Encoded
  */
 export const ContainerMessagesStreamBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -3378,7 +4120,12 @@ export type ContainerMessagesStreamBodyEncoded = typeof ContainerMessagesStreamB
  * @since 0.2.0
  */
 export const MessagesStreamInputJsonDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("input_json_delta"), partial_json: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("input_json_delta"),
+    /** Partial JSON fragment for tool arguments when `type=input_json_delta`. */
+    partial_json: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamInputJsonDelta" })
 
 /**
@@ -3404,7 +4151,12 @@ export type MessagesStreamInputJsonDeltaEncoded = typeof MessagesStreamInputJson
  * @since 0.2.0
  */
 export const MessagesStreamSignatureDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("signature_delta"), signature: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("signature_delta"),
+    /** Signature fragment when `type=signature_delta`. */
+    signature: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamSignatureDelta" })
 
 /**
@@ -3430,7 +4182,12 @@ export type MessagesStreamSignatureDeltaEncoded = typeof MessagesStreamSignature
  * @since 0.2.0
  */
 export const MessagesStreamTextDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("text_delta"), text: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("text_delta"),
+    /** Text fragment when `type=text_delta`. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamTextDelta" })
 
 /**
@@ -3456,7 +4213,12 @@ export type MessagesStreamTextDeltaEncoded = typeof MessagesStreamTextDelta.Enco
  * @since 0.2.0
  */
 export const MessagesStreamThinkingDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("thinking_delta"), thinking: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("thinking_delta"),
+    /** Reasoning fragment when `type=thinking_delta`. */
+    thinking: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamThinkingDelta" })
 
 /**
@@ -3512,8 +4274,11 @@ export type MessagesStreamContentBlockDeltaPayloadEncoded = typeof MessagesStrea
  */
 export const MessagesStreamContentBlockDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("content_block_delta"),
+    /** Index of the content block being updated. */
     index: Schema.Int,
+    /** Incremental delta payload. */
     delta: MessagesStreamContentBlockDeltaPayload,
   }),
 ).annotate({ identifier: "MessagesStreamContentBlockDelta" })
@@ -3541,7 +4306,12 @@ export type MessagesStreamContentBlockDeltaEncoded = typeof MessagesStreamConten
  * @since 0.2.0
  */
 export const MessagesStreamStartTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** Content block type. */
+    type: Schema.Literal("text"),
+    /** Text content when `type=text`. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamStartTextBlock" })
 
 /**
@@ -3568,8 +4338,11 @@ export type MessagesStreamStartTextBlockEncoded = typeof MessagesStreamStartText
  */
 export const MessagesStreamStartThinkingBlock = preserving(
   Schema.Struct({
+    /** Content block type. */
     type: Schema.Literal("thinking"),
+    /** Reasoning content when `type=thinking`. */
     thinking: Schema.String,
+    /** Optional signature when `type=thinking`. */
     signature: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamStartThinkingBlock" })
@@ -3598,9 +4371,13 @@ export type MessagesStreamStartThinkingBlockEncoded = typeof MessagesStreamStart
  */
 export const MessagesStreamStartToolUseBlock = preserving(
   Schema.Struct({
+    /** Content block type. */
     type: Schema.Literal("tool_use"),
+    /** Tool call ID when `type=tool_use`. */
     id: Schema.String,
+    /** Tool name when `type=tool_use`. */
     name: Schema.String,
+    /** Parsed tool input object when `type=tool_use`. */
     input: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "MessagesStreamStartToolUseBlock" })
@@ -3657,8 +4434,11 @@ export type MessagesStreamContentBlockStartPayloadEncoded = typeof MessagesStrea
  */
 export const MessagesStreamContentBlockStart = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("content_block_start"),
+    /** Index of the content block in the response `content` array. */
     index: Schema.Int,
+    /** Initial content block payload. */
     content_block: MessagesStreamContentBlockStartPayload,
   }),
 ).annotate({ identifier: "MessagesStreamContentBlockStart" })
@@ -3686,7 +4466,12 @@ export type MessagesStreamContentBlockStartEncoded = typeof MessagesStreamConten
  * @since 0.2.0
  */
 export const MessagesStreamContentBlockStop = preserving(
-  Schema.Struct({ type: Schema.Literal("content_block_stop"), index: Schema.Int }),
+  Schema.Struct({
+    /** The type of the event. */
+    type: Schema.Literal("content_block_stop"),
+    /** Index of the block that has finished streaming. */
+    index: Schema.Int,
+  }),
 ).annotate({ identifier: "MessagesStreamContentBlockStop" })
 
 /**
@@ -3712,7 +4497,12 @@ export type MessagesStreamContentBlockStopEncoded = typeof MessagesStreamContent
  * @since 0.2.0
  */
 export const MessagesStreamErrorDetail = preserving(
-  Schema.Struct({ type: Schema.String, message: Schema.String }),
+  Schema.Struct({
+    /** Error category, such as `invalid_request_error`. */
+    type: Schema.String,
+    /** Human-readable error message. */
+    message: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamErrorDetail" })
 
 /**
@@ -3739,8 +4529,11 @@ export type MessagesStreamErrorDetailEncoded = typeof MessagesStreamErrorDetail.
  */
 export const MessagesStreamErrorEvent = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("error"),
+    /** Error payload object. */
     error: MessagesStreamErrorDetail,
+    /** Request identifier for debugging and support. */
     request_id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamErrorEvent" })
@@ -3769,9 +4562,11 @@ export type MessagesStreamErrorEventEncoded = typeof MessagesStreamErrorEvent.En
  */
 export const MessagesStreamMessageDeltaPayload = preserving(
   Schema.Struct({
+    /** Why generation stopped. */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop sequence when `stop_reason=stop_sequence`. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamMessageDeltaPayload" })
@@ -3800,8 +4595,11 @@ export type MessagesStreamMessageDeltaPayloadEncoded = typeof MessagesStreamMess
  */
 export const MessagesStreamMessageDeltaUsage = preserving(
   Schema.Struct({
+    /** Input token count delta when included. */
     input_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    /** Output token count delta when included. */
     output_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    /** Cached input token count delta when included. */
     cache_read_input_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
   }),
 ).annotate({ identifier: "MessagesStreamMessageDeltaUsage" })
@@ -3830,8 +4628,11 @@ export type MessagesStreamMessageDeltaUsageEncoded = typeof MessagesStreamMessag
  */
 export const MessagesStreamMessageDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("message_delta"),
+    /** Final message-level delta. */
     delta: MessagesStreamMessageDeltaPayload,
+    /** Usage delta object that may be emitted near stream completion. */
     usage: Schema.optional(Schema.NullOr(MessagesStreamMessageDeltaUsage)),
   }),
 ).annotate({ identifier: "MessagesStreamMessageDelta" })
@@ -3859,7 +4660,12 @@ export type MessagesStreamMessageDeltaEncoded = typeof MessagesStreamMessageDelt
  * @since 0.2.0
  */
 export const MessagesResponseTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** Content block type. */
+    type: Schema.Literal("text"),
+    /** Assistant-generated text for this block. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesResponseTextBlock" })
 
 /**
@@ -3885,7 +4691,14 @@ export type MessagesResponseTextBlockEncoded = typeof MessagesResponseTextBlock.
  * @since 0.2.0
  */
 export const MessagesResponseThinkingBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("thinking"), thinking: Schema.String, signature: Schema.String }),
+  Schema.Struct({
+    /** Content block type. */
+    type: Schema.Literal("thinking"),
+    /** Reasoning content returned by the model. */
+    thinking: Schema.String,
+    /** Signature associated with the reasoning content. */
+    signature: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesResponseThinkingBlock" })
 
 /**
@@ -3912,9 +4725,13 @@ export type MessagesResponseThinkingBlockEncoded = typeof MessagesResponseThinki
  */
 export const MessagesResponseToolUseBlock = preserving(
   Schema.Struct({
+    /** Content block type. */
     type: Schema.Literal("tool_use"),
+    /** Identifier of the tool call emitted by the model. */
     id: Schema.String,
+    /** Name of the invoked tool. */
     name: Schema.String,
+    /** Parsed tool argument object generated by the model. */
     input: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "MessagesResponseToolUseBlock" })
@@ -3971,8 +4788,11 @@ export type MessagesResponseContentBlockEncoded = typeof MessagesResponseContent
  */
 export const MessagesUsage = preserving(
   Schema.Struct({
+    /** Number of billed input tokens for this request. */
     input_tokens: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    /** Number of billed output tokens generated by the model. */
     output_tokens: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    /** Number of input tokens served from cache, when cache reads are applicable. */
     cache_read_input_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
   }),
 ).annotate({ identifier: "MessagesUsage" })
@@ -4001,15 +4821,23 @@ export type MessagesUsageEncoded = typeof MessagesUsage.Encoded
  */
 export const MessagesStreamMessageEnvelope = preserving(
   Schema.Struct({
+    /** Unique ID of the response message. */
     id: Schema.String,
+    /** Object type, always `message`. */
     type: Schema.Literal("message"),
+    /** Author role of streamed output, always `assistant`. */
     role: Schema.Literal("assistant"),
+    /** Initialized as an empty array at start. Populated by subsequent block events. */
     content: Schema.optional(Schema.Array(MessagesResponseContentBlock)),
+    /** Stop reason placeholder at start. */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop sequence placeholder at start. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Running usage object. */
     usage: MessagesUsage,
+    /** Model identifier for this response, when available. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamMessageEnvelope" })
@@ -4037,7 +4865,12 @@ export type MessagesStreamMessageEnvelopeEncoded = typeof MessagesStreamMessageE
  * @since 0.2.0
  */
 export const MessagesStreamMessageStart = preserving(
-  Schema.Struct({ type: Schema.Literal("message_start"), message: MessagesStreamMessageEnvelope }),
+  Schema.Struct({
+    /** The type of the event. */
+    type: Schema.Literal("message_start"),
+    /** Initial response envelope for this streamed message. */
+    message: MessagesStreamMessageEnvelope,
+  }),
 ).annotate({ identifier: "MessagesStreamMessageStart" })
 
 /**
@@ -4062,9 +4895,12 @@ export type MessagesStreamMessageStartEncoded = typeof MessagesStreamMessageStar
  * @category schemas
  * @since 0.2.0
  */
-export const MessagesStreamMessageStop = preserving(Schema.Struct({ type: Schema.Literal("message_stop") })).annotate({
-  identifier: "MessagesStreamMessageStop",
-})
+export const MessagesStreamMessageStop = preserving(
+  Schema.Struct({
+    /** The type of the event. */
+    type: Schema.Literal("message_stop"),
+  }),
+).annotate({ identifier: "MessagesStreamMessageStop" })
 
 /**
  * A decoded `MessagesStreamMessageStop` (see {@link MessagesStreamMessageStop}).
@@ -4120,9 +4956,12 @@ export type MessagesStreamEventEncoded = typeof MessagesStreamEvent.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const ContainerMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
-  identifier: "ContainerMessagesStreamSuccess",
-})
+export const ContainerMessagesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Messages API update. */
+    data: MessagesStreamEvent,
+  }),
+).annotate({ identifier: "ContainerMessagesStreamSuccess" })
 
 /**
  * A decoded `ContainerMessagesStreamSuccess` (see {@link ContainerMessagesStreamSuccess}).
@@ -4148,15 +4987,23 @@ export type ContainerMessagesStreamSuccessEncoded = typeof ContainerMessagesStre
  */
 export const ContainerMessagesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this message response. */
     id: Schema.String,
+    /** Response object type (`message`). */
     type: Schema.Literal("message"),
+    /** Role of the output message author (`assistant`). */
     role: Schema.Literal("assistant"),
+    /** Assistant output blocks in generation order. */
     content: Schema.Array(MessagesResponseContentBlock),
+    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Token usage details for this response. */
     usage: MessagesUsage,
+    /** Model used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerMessagesSuccess" })
@@ -4185,10 +5032,15 @@ export type ContainerMessagesSuccessEncoded = typeof ContainerMessagesSuccess.En
  */
 export const ResponsesCustomToolCall = preserving(
   Schema.Struct({
+    /** The type of the custom tool call. Always `custom_tool_call`. */
     type: Schema.Literal("custom_tool_call"),
+    /** An identifier used to map this custom tool call to a tool call output. */
     call_id: Schema.String,
+    /** The name of the custom tool being called. */
     name: Schema.String,
+    /** The input for the custom tool call generated by the model. */
     input: Schema.String,
+    /** The unique ID of the custom tool call. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesCustomToolCall" })
@@ -4216,7 +5068,12 @@ export type ResponsesCustomToolCallEncoded = typeof ResponsesCustomToolCall.Enco
  * @since 0.2.0
  */
 export const ResponsesInputImage = preserving(
-  Schema.Struct({ type: Schema.Literal("input_image"), image_url: Schema.String }),
+  Schema.Struct({
+    /** The type of the input item. Always `input_image`. */
+    type: Schema.Literal("input_image"),
+    /** The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL. */
+    image_url: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesInputImage" })
 
 /**
@@ -4242,7 +5099,12 @@ export type ResponsesInputImageEncoded = typeof ResponsesInputImage.Encoded
  * @since 0.2.0
  */
 export const ResponsesInputText = preserving(
-  Schema.Struct({ type: Schema.Literal("input_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the input item. Always `input_text`. */
+    type: Schema.Literal("input_text"),
+    /** The text input to the model. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesInputText" })
 
 /**
@@ -4295,9 +5157,13 @@ export type ResponsesCustomToolCallOutputContentEncoded = typeof ResponsesCustom
  */
 export const ResponsesCustomToolCallOutput = preserving(
   Schema.Struct({
+    /** The type of the custom tool call output. Always `custom_tool_call_output`. */
     type: Schema.Literal("custom_tool_call_output"),
+    /** The call ID, used to map this custom tool call output to a custom tool call. */
     call_id: Schema.String,
+    /** Text or image output of the custom tool call generated by your code. Can be a string of the output, or an array of content parts (text or image). */
     output: Schema.Union([Schema.String, Schema.Array(ResponsesCustomToolCallOutputContent)]),
+    /** The unique ID of the custom tool call output. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesCustomToolCallOutput" })
@@ -4326,11 +5192,17 @@ export type ResponsesCustomToolCallOutputEncoded = typeof ResponsesCustomToolCal
  */
 export const ResponsesFunctionCall = preserving(
   Schema.Struct({
+    /** The type of the function tool call. Always `function_call`. */
     type: Schema.Literal("function_call"),
+    /** The unique ID of the function tool call generated by the model. */
     call_id: Schema.String,
+    /** The name of the function to run. */
     name: Schema.String,
+    /** A JSON string of the arguments to pass to the function. */
     arguments: Schema.String,
+    /** The unique ID of the function tool call. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The status of the item. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.optional(Schema.NullOr(Schema.Literals(["in_progress", "completed", "incomplete"]))),
   }),
 ).annotate({ identifier: "ResponsesFunctionCall" })
@@ -4385,10 +5257,15 @@ export type ResponsesFunctionCallOutputContentEncoded = typeof ResponsesFunction
  */
 export const ResponsesFunctionCallOutput = preserving(
   Schema.Struct({
+    /** The type of the function tool call output. Always `function_call_output`. */
     type: Schema.Literal("function_call_output"),
+    /** The unique ID of the function tool call generated by the model. */
     call_id: Schema.String,
+    /** Text or image output of the function tool call. Can be a JSON string of the output, or an array of content parts (text or image). */
     output: Schema.Union([Schema.String, Schema.Array(ResponsesFunctionCallOutputContent)]),
+    /** The unique ID of the function tool call output. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The status of the item. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.optional(Schema.NullOr(Schema.Literals(["in_progress", "completed", "incomplete"]))),
   }),
 ).annotate({ identifier: "ResponsesFunctionCallOutput" })
@@ -4416,7 +5293,12 @@ export type ResponsesFunctionCallOutputEncoded = typeof ResponsesFunctionCallOut
  * @since 0.2.0
  */
 export const ResponsesOutputText = preserving(
-  Schema.Struct({ type: Schema.Literal("output_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the output text. Always `output_text`. */
+    type: Schema.Literal("output_text"),
+    /** The text output from the model. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesOutputText" })
 
 /**
@@ -4442,7 +5324,12 @@ export type ResponsesOutputTextEncoded = typeof ResponsesOutputText.Encoded
  * @since 0.2.0
  */
 export const ResponsesRefusal = preserving(
-  Schema.Struct({ type: Schema.Literal("refusal"), refusal: Schema.String }),
+  Schema.Struct({
+    /** The type of the refusal. Always `refusal`. */
+    type: Schema.Literal("refusal"),
+    /** The refusal explanation from the model. */
+    refusal: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesRefusal" })
 
 /**
@@ -4498,8 +5385,11 @@ export type ResponsesContentBlockEncoded = typeof ResponsesContentBlock.Encoded
  */
 export const ResponsesInputMessage = preserving(
   Schema.Struct({
+    /** The role of the message input. One of `user`, `assistant`, `system`, or `developer`. */
     role: Schema.Literals(["user", "assistant", "system", "developer"]),
+    /** Text or image input to the model. Can also contain previous assistant responses. */
     content: Schema.Union([Schema.String, Schema.Array(ResponsesContentBlock)]),
+    /** The type of the message input. Always `message`. */
     type: Schema.optional(Schema.NullOr(Schema.Literal("message"))),
   }),
 ).annotate({ identifier: "ResponsesInputMessage" })
@@ -4527,7 +5417,12 @@ export type ResponsesInputMessageEncoded = typeof ResponsesInputMessage.Encoded
  * @since 0.2.0
  */
 export const ResponsesReasoningSummaryText = preserving(
-  Schema.Struct({ type: Schema.Literal("summary_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the object. Always `summary_text`. */
+    type: Schema.Literal("summary_text"),
+    /** A summary of the reasoning output from the model so far. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesReasoningSummaryText" })
 
 /**
@@ -4553,7 +5448,12 @@ export type ResponsesReasoningSummaryTextEncoded = typeof ResponsesReasoningSumm
  * @since 0.2.0
  */
 export const ResponsesReasoningText = preserving(
-  Schema.Struct({ type: Schema.Literal("reasoning_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the reasoning text. Always `reasoning_text`. */
+    type: Schema.Literal("reasoning_text"),
+    /** The reasoning text from the model. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesReasoningText" })
 
 /**
@@ -4580,10 +5480,15 @@ export type ResponsesReasoningTextEncoded = typeof ResponsesReasoningText.Encode
  */
 export const ResponsesReasoningItem = preserving(
   Schema.Struct({
+    /** The type of the object. Always `reasoning`. */
     type: Schema.Literal("reasoning"),
+    /** The unique identifier of the reasoning content. */
     id: Schema.String,
+    /** Reasoning summary content. */
     summary: Schema.Array(ResponsesReasoningSummaryText),
+    /** Reasoning text content. */
     content: Schema.optional(Schema.NullOr(Schema.Array(ResponsesReasoningText))),
+    /** The status of the item. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.optional(Schema.NullOr(Schema.Literals(["in_progress", "completed", "incomplete"]))),
   }),
 ).annotate({ identifier: "ResponsesReasoningItem" })
@@ -4643,6 +5548,7 @@ export type ResponsesInputItemEncoded = typeof ResponsesInputItem.Encoded
  */
 export const ResponsesReasoningConfig = preserving(
   Schema.Struct({
+    /** Constrains effort on reasoning for reasoning models. Currently supported values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, `max`, and `ultracode`. Reducing reasoning effort can result in faster responses and fewer tokens used on reasoning in a response. */
     effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["none", "minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
@@ -4672,7 +5578,10 @@ export type ResponsesReasoningConfigEncoded = typeof ResponsesReasoningConfig.En
  * @since 0.2.0
  */
 export const ResponsesTextFormatJsonObject = preserving(
-  Schema.Struct({ type: Schema.Literal("json_object") }),
+  Schema.Struct({
+    /** The type of response format being defined. Always `json_object`. */
+    type: Schema.Literal("json_object"),
+  }),
 ).annotate({ identifier: "ResponsesTextFormatJsonObject" })
 
 /**
@@ -4699,10 +5608,15 @@ export type ResponsesTextFormatJsonObjectEncoded = typeof ResponsesTextFormatJso
  */
 export const ResponsesTextFormatJsonSchema = preserving(
   Schema.Struct({
+    /** The type of response format being defined. Always `json_schema`. */
     type: Schema.Literal("json_schema"),
+    /** The name of the response format. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
     name: Schema.String,
+    /** The schema for the response format, described as a JSON Schema object. */
     schema: Schema.Record(Schema.String, Schema.Unknown),
+    /** A description of what the response format is for, used by the model to determine how to respond in the format. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to enable strict schema adherence when generating the output. If set to true, the model will always follow the exact schema defined in the `schema` field. Only a subset of JSON Schema is supported when `strict` is `true`. */
     strict: Schema.optional(Schema.NullOr(Schema.Boolean)),
   }),
 ).annotate({ identifier: "ResponsesTextFormatJsonSchema" })
@@ -4729,9 +5643,12 @@ export type ResponsesTextFormatJsonSchemaEncoded = typeof ResponsesTextFormatJso
  * @category schemas
  * @since 0.2.0
  */
-export const ResponsesTextFormatText = preserving(Schema.Struct({ type: Schema.Literal("text") })).annotate({
-  identifier: "ResponsesTextFormatText",
-})
+export const ResponsesTextFormatText = preserving(
+  Schema.Struct({
+    /** The type of response format being defined. Always `text`. */
+    type: Schema.Literal("text"),
+  }),
+).annotate({ identifier: "ResponsesTextFormatText" })
 
 /**
  * A decoded `ResponsesTextFormatText` (see {@link ResponsesTextFormatText}).
@@ -4784,7 +5701,10 @@ export type ResponsesTextFormatEncoded = typeof ResponsesTextFormat.Encoded
  * @since 0.2.0
  */
 export const ResponsesTextConfig = preserving(
-  Schema.Struct({ format: Schema.optional(Schema.NullOr(ResponsesTextFormat)) }),
+  Schema.Struct({
+    /** An object specifying the format that the model must output. Configuring `{ "type": "json_schema" }` enables Structured Outputs. The default format is `{ "type": "text" }`. */
+    format: Schema.optional(Schema.NullOr(ResponsesTextFormat)),
+  }),
 ).annotate({ identifier: "ResponsesTextConfig" })
 
 /**
@@ -4811,8 +5731,11 @@ export type ResponsesTextConfigEncoded = typeof ResponsesTextConfig.Encoded
  */
 export const ResponsesCustomTool = preserving(
   Schema.Struct({
+    /** The type of the custom tool. Always `custom`. */
     type: Schema.Literal("custom"),
+    /** The name of the custom tool, used to identify it in tool calls. */
     name: Schema.String,
+    /** Optional description of the custom tool, used to provide more context. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesCustomTool" })
@@ -4841,10 +5764,15 @@ export type ResponsesCustomToolEncoded = typeof ResponsesCustomTool.Encoded
  */
 export const ResponsesFunctionTool = preserving(
   Schema.Struct({
+    /** The type of the function tool. Always `function`. */
     type: Schema.Literal("function"),
+    /** The name of the function to call. */
     name: Schema.String,
+    /** A JSON schema object describing the parameters of the function. */
     parameters: Schema.Record(Schema.String, Schema.Unknown),
+    /** Whether to enforce strict parameter validation. Default `true`. */
     strict: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** A description of the function. Used by the model to determine whether or not to call the function. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesFunctionTool" })
@@ -4898,7 +5826,12 @@ export type ResponsesToolEncoded = typeof ResponsesTool.Encoded
  * @since 0.2.0
  */
 export const ResponsesToolChoiceCustom = preserving(
-  Schema.Struct({ type: Schema.Literal("custom"), name: Schema.String }),
+  Schema.Struct({
+    /** For custom tool calling, the type is always `custom`. */
+    type: Schema.Literal("custom"),
+    /** The name of the custom tool to call. */
+    name: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesToolChoiceCustom" })
 
 /**
@@ -4924,7 +5857,12 @@ export type ResponsesToolChoiceCustomEncoded = typeof ResponsesToolChoiceCustom.
  * @since 0.2.0
  */
 export const ResponsesToolChoiceFunction = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), name: Schema.String }),
+  Schema.Struct({
+    /** For function calling, the type is always `function`. */
+    type: Schema.Literal("function"),
+    /** The name of the function to call. */
+    name: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesToolChoiceFunction" })
 
 /**
@@ -4951,13 +5889,21 @@ export type ResponsesToolChoiceFunctionEncoded = typeof ResponsesToolChoiceFunct
  */
 export const ContainerResponsesBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -4966,9 +5912,13 @@ export const ContainerResponsesBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerResponsesBody" })
@@ -4997,13 +5947,21 @@ export type ContainerResponsesBodyEncoded = typeof ContainerResponsesBody.Encode
  */
 export const ContainerResponsesStreamBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -5012,9 +5970,13 @@ export const ContainerResponsesStreamBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerResponsesStreamBody" })
@@ -5069,11 +6031,17 @@ export type ResponsesContentPartEncoded = typeof ResponsesContentPart.Encoded
  */
 export const ResponsesStreamContentPartAdded = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.content_part.added"),
+    /** The ID of the output item the content part was added to. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The content part that was added. */
     part: ResponsesContentPart,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamContentPartAdded" })
@@ -5102,11 +6070,17 @@ export type ResponsesStreamContentPartAddedEncoded = typeof ResponsesStreamConte
  */
 export const ResponsesStreamContentPartDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.content_part.done"),
+    /** The ID of the output item the content part belongs to. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The completed content part. */
     part: ResponsesContentPart,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamContentPartDone" })
@@ -5135,10 +6109,15 @@ export type ResponsesStreamContentPartDoneEncoded = typeof ResponsesStreamConten
  */
 export const ResponsesStreamFunctionCallArgumentsDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.function_call_arguments.delta"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The function-call arguments delta that is added. */
     delta: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamFunctionCallArgumentsDelta" })
@@ -5167,11 +6146,17 @@ export type ResponsesStreamFunctionCallArgumentsDeltaEncoded = typeof ResponsesS
  */
 export const ResponsesStreamFunctionCallArgumentsDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.function_call_arguments.done"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The function-call arguments. */
     arguments: Schema.String,
+    /** The name of the function that was called. */
     name: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamFunctionCallArgumentsDone" })
@@ -5200,10 +6185,15 @@ export type ResponsesStreamFunctionCallArgumentsDoneEncoded = typeof ResponsesSt
  */
 export const ResponsesOutputMessage = preserving(
   Schema.Struct({
+    /** The type of the output message. Always `message`. */
     type: Schema.Literal("message"),
+    /** The unique ID of the output message. */
     id: Schema.String,
+    /** The role of the output message. Always `assistant`. */
     role: Schema.Literal("assistant"),
+    /** The status of the message. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.Literals(["in_progress", "completed", "incomplete"]),
+    /** The content of the output message. */
     content: Schema.Array(ResponsesOutputText),
   }),
 ).annotate({ identifier: "ResponsesOutputMessage" })
@@ -5260,9 +6250,13 @@ export type ResponsesOutputItemEncoded = typeof ResponsesOutputItem.Encoded
  */
 export const ResponsesStreamOutputItemAdded = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_item.added"),
+    /** The index of the output item that was added. */
     output_index: Schema.Int,
+    /** The output item that was added. */
     item: ResponsesOutputItem,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputItemAdded" })
@@ -5291,9 +6285,13 @@ export type ResponsesStreamOutputItemAddedEncoded = typeof ResponsesStreamOutput
  */
 export const ResponsesStreamOutputItemDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_item.done"),
+    /** The index of the output item that was marked done. */
     output_index: Schema.Int,
+    /** The completed output item. */
     item: ResponsesOutputItem,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputItemDone" })
@@ -5322,11 +6320,17 @@ export type ResponsesStreamOutputItemDoneEncoded = typeof ResponsesStreamOutputI
  */
 export const ResponsesStreamOutputTextDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_text.delta"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The text delta that was added. */
     delta: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputTextDelta" })
@@ -5355,11 +6359,17 @@ export type ResponsesStreamOutputTextDeltaEncoded = typeof ResponsesStreamOutput
  */
 export const ResponsesStreamOutputTextDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_text.done"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The text content that was added. */
     text: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputTextDone" })
@@ -5388,11 +6398,17 @@ export type ResponsesStreamOutputTextDoneEncoded = typeof ResponsesStreamOutputT
  */
 export const ResponsesStreamReasoningTextDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.reasoning_text.delta"),
+    /** The ID of the reasoning output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the reasoning content part. */
     content_index: Schema.Int,
+    /** The text delta that was added to the reasoning content. */
     delta: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamReasoningTextDelta" })
@@ -5421,11 +6437,17 @@ export type ResponsesStreamReasoningTextDeltaEncoded = typeof ResponsesStreamRea
  */
 export const ResponsesStreamReasoningTextDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.reasoning_text.done"),
+    /** The ID of the reasoning output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the reasoning content part. */
     content_index: Schema.Int,
+    /** The full text of the completed reasoning content. */
     text: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamReasoningTextDone" })
@@ -5454,6 +6476,7 @@ export type ResponsesStreamReasoningTextDoneEncoded = typeof ResponsesStreamReas
  */
 export const ResponsesError = preserving(
   Schema.Struct({
+    /** The error code for the response. */
     code: Schema.Literals([
       "server_error",
       "rate_limit_exceeded",
@@ -5474,6 +6497,7 @@ export const ResponsesError = preserving(
       "failed_to_download_image",
       "image_file_not_found",
     ]),
+    /** A human-readable description of the error. */
     message: Schema.String,
   }),
 ).annotate({ identifier: "ResponsesError" })
@@ -5501,7 +6525,10 @@ export type ResponsesErrorEncoded = typeof ResponsesError.Encoded
  * @since 0.2.0
  */
 export const ResponsesIncompleteDetails = preserving(
-  Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.Literal("max_output_tokens"))) }),
+  Schema.Struct({
+    /** The reason why the response is incomplete. */
+    reason: Schema.optional(Schema.NullOr(Schema.Literal("max_output_tokens"))),
+  }),
 ).annotate({ identifier: "ResponsesIncompleteDetails" })
 
 /**
@@ -5526,9 +6553,12 @@ export type ResponsesIncompleteDetailsEncoded = typeof ResponsesIncompleteDetail
  * @category schemas
  * @since 0.2.0
  */
-export const ResponsesInputTokensDetails = preserving(Schema.Struct({ cached_tokens: Schema.Int })).annotate({
-  identifier: "ResponsesInputTokensDetails",
-})
+export const ResponsesInputTokensDetails = preserving(
+  Schema.Struct({
+    /** The number of tokens that were retrieved from the cache. */
+    cached_tokens: Schema.Int,
+  }),
+).annotate({ identifier: "ResponsesInputTokensDetails" })
 
 /**
  * A decoded `ResponsesInputTokensDetails` (see {@link ResponsesInputTokensDetails}).
@@ -5552,9 +6582,12 @@ export type ResponsesInputTokensDetailsEncoded = typeof ResponsesInputTokensDeta
  * @category schemas
  * @since 0.2.0
  */
-export const ResponsesOutputTokensDetails = preserving(Schema.Struct({ reasoning_tokens: Schema.Int })).annotate({
-  identifier: "ResponsesOutputTokensDetails",
-})
+export const ResponsesOutputTokensDetails = preserving(
+  Schema.Struct({
+    /** The number of reasoning tokens. */
+    reasoning_tokens: Schema.Int,
+  }),
+).annotate({ identifier: "ResponsesOutputTokensDetails" })
 
 /**
  * A decoded `ResponsesOutputTokensDetails` (see {@link ResponsesOutputTokensDetails}).
@@ -5580,10 +6613,15 @@ export type ResponsesOutputTokensDetailsEncoded = typeof ResponsesOutputTokensDe
  */
 export const ResponsesUsage = preserving(
   Schema.Struct({
+    /** The number of input tokens. */
     input_tokens: Schema.Int,
+    /** A detailed breakdown of the input tokens. */
     input_tokens_details: ResponsesInputTokensDetails,
+    /** The number of output tokens. */
     output_tokens: Schema.Int,
+    /** A detailed breakdown of the output tokens. */
     output_tokens_details: Schema.optional(Schema.NullOr(ResponsesOutputTokensDetails)),
+    /** The total number of tokens used. */
     total_tokens: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesUsage" })
@@ -5612,16 +6650,25 @@ export type ResponsesUsageEncoded = typeof ResponsesUsage.Encoded
  */
 export const ResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesSuccess" })
@@ -5650,6 +6697,7 @@ export type ResponsesSuccessEncoded = typeof ResponsesSuccess.Encoded
  */
 export const ResponsesStreamResponseEvent = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literals([
       "response.created",
       "response.in_progress",
@@ -5657,7 +6705,9 @@ export const ResponsesStreamResponseEvent = preserving(
       "response.incomplete",
       "response.failed",
     ]),
+    /** The response snapshot associated with this lifecycle event. */
     response: ResponsesSuccess,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamResponseEvent" })
@@ -5720,9 +6770,12 @@ export type ResponsesStreamEventEncoded = typeof ResponsesStreamEvent.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const ContainerResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
-  identifier: "ContainerResponsesStreamSuccess",
-})
+export const ContainerResponsesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Responses API update. */
+    data: ResponsesStreamEvent,
+  }),
+).annotate({ identifier: "ContainerResponsesStreamSuccess" })
 
 /**
  * A decoded `ContainerResponsesStreamSuccess` (see {@link ContainerResponsesStreamSuccess}).
@@ -5748,16 +6801,25 @@ export type ContainerResponsesStreamSuccessEncoded = typeof ContainerResponsesSt
  */
 export const ContainerResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerResponsesSuccess" })
@@ -5785,7 +6847,12 @@ export type ContainerResponsesSuccessEncoded = typeof ContainerResponsesSuccess.
  * @since 0.2.0
  */
 export const ContainerTokenizationBody = preserving(
-  Schema.Struct({ model: Schema.optional(Schema.NullOr(Schema.String)), prompt: Schema.String }),
+  Schema.Struct({
+    /** Routes the request to a specific adapter. */
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Input text prompt to tokenize. */
+    prompt: Schema.String,
+  }),
 ).annotate({ identifier: "ContainerTokenizationBody" })
 
 /**
@@ -5810,9 +6877,12 @@ export type ContainerTokenizationBodyEncoded = typeof ContainerTokenizationBody.
  * @category schemas
  * @since 0.2.0
  */
-export const ContainerTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
-  identifier: "ContainerTokenizationSuccess",
-})
+export const ContainerTokenizationSuccess = preserving(
+  Schema.Struct({
+    /** A list of token IDs. */
+    tokens: Schema.Array(Schema.Int),
+  }),
+).annotate({ identifier: "ContainerTokenizationSuccess" })
 
 /**
  * A decoded `ContainerTokenizationSuccess` (see {@link ContainerTokenizationSuccess}).
@@ -5838,11 +6908,17 @@ export type ContainerTokenizationSuccessEncoded = typeof ContainerTokenizationSu
  */
 export const DedicatedAudioTranscriptionBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "DedicatedAudioTranscriptionBody" })
@@ -5871,11 +6947,17 @@ export type DedicatedAudioTranscriptionBodyEncoded = typeof DedicatedAudioTransc
  */
 export const DedicatedAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "DedicatedAudioTranscriptionStreamBody" })
@@ -5982,38 +7064,69 @@ export type DedicatedChatCompleteSuccessEncoded = typeof DedicatedChatCompleteSu
  */
 export const DedicatedChatCompletionBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "DedicatedChatCompletionBody" })
@@ -6042,38 +7155,69 @@ export type DedicatedChatCompletionBodyEncoded = typeof DedicatedChatCompletionB
  */
 export const DedicatedChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "DedicatedChatCompletionStreamBody" })
@@ -6128,9 +7272,13 @@ export type DedicatedChatCompletionStreamSuccessEncoded = typeof DedicatedChatCo
  */
 export const DedicatedChatRenderBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
   }),
 ).annotate({ identifier: "DedicatedChatRenderBody" })
@@ -6157,9 +7305,12 @@ export type DedicatedChatRenderBodyEncoded = typeof DedicatedChatRenderBody.Enco
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedChatRenderSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "DedicatedChatRenderSuccess",
-})
+export const DedicatedChatRenderSuccess = preserving(
+  Schema.Struct({
+    /** The rendered text. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "DedicatedChatRenderSuccess" })
 
 /**
  * A decoded `DedicatedChatRenderSuccess` (see {@link DedicatedChatRenderSuccess}).
@@ -6288,7 +7439,12 @@ export type DedicatedCompletionsSuccessEncoded = typeof DedicatedCompletionsSucc
  * @since 0.2.0
  */
 export const DedicatedDetokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, tokens: Schema.Array(Schema.Int) }),
+  Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
+    model: Schema.String,
+    /** A token sequence to detokenize. */
+    tokens: Schema.Array(Schema.Int),
+  }),
 ).annotate({ identifier: "DedicatedDetokenizationBody" })
 
 /**
@@ -6313,9 +7469,12 @@ export type DedicatedDetokenizationBodyEncoded = typeof DedicatedDetokenizationB
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "DedicatedDetokenizationSuccess",
-})
+export const DedicatedDetokenizationSuccess = preserving(
+  Schema.Struct({
+    /** Detokenized text output. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "DedicatedDetokenizationSuccess" })
 
 /**
  * A decoded `DedicatedDetokenizationSuccess` (see {@link DedicatedDetokenizationSuccess}).
@@ -6341,9 +7500,13 @@ export type DedicatedDetokenizationSuccessEncoded = typeof DedicatedDetokenizati
  */
 export const DedicatedEmbeddingsBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. Either `input` or `tokens` field is required. */
     input: Schema.optional(Schema.Union([Schema.String, Schema.Array(Schema.String), Schema.Null])),
+    /** The tokenized prompt (i.e., input tokens). Either `input` or `tokens` field is required. */
     tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/). */
     encoding_format: Schema.optional(Schema.NullOr(Schema.Literals(["float", "base64"]))),
   }),
 ).annotate({ identifier: "DedicatedEmbeddingsBody" })
@@ -6372,8 +7535,11 @@ export type DedicatedEmbeddingsBodyEncoded = typeof DedicatedEmbeddingsBody.Enco
  */
 export const EmbeddingObject = preserving(
   Schema.Struct({
+    /** The index of the embedding in the list of embeddings. */
     index: Schema.Int,
+    /** The object type, which is always set to `embedding`. */
     object: Schema.Literal("embedding"),
+    /** The embedding vector, which is a list of floats or a base64-encoded string. The length of vector depends on the model. */
     embedding: Schema.Union([Schema.Array(Schema.Number), Schema.String]),
   }),
 ).annotate({ identifier: "EmbeddingObject" })
@@ -6402,11 +7568,16 @@ export type EmbeddingObjectEncoded = typeof EmbeddingObject.Encoded
  */
 export const DedicatedEmbeddingsSuccess = preserving(
   Schema.Struct({
+    /** A unique ID of the embeddings. */
     id: Schema.String,
+    /** The model to generate the embeddings. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The object type, which is always set to `list`. */
     object: Schema.Literal("list"),
+    /** A list of embedding objects. */
     data: Schema.Array(EmbeddingObject),
     usage: TextUsage,
+    /** The Unix timestamp (in seconds) for when the embeddings were created. */
     created: Schema.Int,
   }),
 ).annotate({ identifier: "DedicatedEmbeddingsSuccess" })
@@ -6435,24 +7606,43 @@ export type DedicatedEmbeddingsSuccessEncoded = typeof DedicatedEmbeddingsSucces
  */
 export const DedicatedMessagesBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -6483,24 +7673,43 @@ export type DedicatedMessagesBodyEncoded = typeof DedicatedMessagesBody.Encoded
  */
 export const DedicatedMessagesStreamBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -6529,9 +7738,12 @@ export type DedicatedMessagesStreamBodyEncoded = typeof DedicatedMessagesStreamB
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
-  identifier: "DedicatedMessagesStreamSuccess",
-})
+export const DedicatedMessagesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Messages API update. */
+    data: MessagesStreamEvent,
+  }),
+).annotate({ identifier: "DedicatedMessagesStreamSuccess" })
 
 /**
  * A decoded `DedicatedMessagesStreamSuccess` (see {@link DedicatedMessagesStreamSuccess}).
@@ -6557,15 +7769,23 @@ export type DedicatedMessagesStreamSuccessEncoded = typeof DedicatedMessagesStre
  */
 export const DedicatedMessagesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this message response. */
     id: Schema.String,
+    /** Response object type (`message`). */
     type: Schema.Literal("message"),
+    /** Role of the output message author (`assistant`). */
     role: Schema.Literal("assistant"),
+    /** Assistant output blocks in generation order. */
     content: Schema.Array(MessagesResponseContentBlock),
+    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Token usage details for this response. */
     usage: MessagesUsage,
+    /** Model used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "DedicatedMessagesSuccess" })
@@ -6594,13 +7814,21 @@ export type DedicatedMessagesSuccessEncoded = typeof DedicatedMessagesSuccess.En
  */
 export const DedicatedResponsesBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -6609,9 +7837,13 @@ export const DedicatedResponsesBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
   }),
 ).annotate({ identifier: "DedicatedResponsesBody" })
@@ -6640,13 +7872,21 @@ export type DedicatedResponsesBodyEncoded = typeof DedicatedResponsesBody.Encode
  */
 export const DedicatedResponsesStreamBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -6655,9 +7895,13 @@ export const DedicatedResponsesStreamBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
   }),
 ).annotate({ identifier: "DedicatedResponsesStreamBody" })
@@ -6684,9 +7928,12 @@ export type DedicatedResponsesStreamBodyEncoded = typeof DedicatedResponsesStrea
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
-  identifier: "DedicatedResponsesStreamSuccess",
-})
+export const DedicatedResponsesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Responses API update. */
+    data: ResponsesStreamEvent,
+  }),
+).annotate({ identifier: "DedicatedResponsesStreamSuccess" })
 
 /**
  * A decoded `DedicatedResponsesStreamSuccess` (see {@link DedicatedResponsesStreamSuccess}).
@@ -6712,16 +7959,25 @@ export type DedicatedResponsesStreamSuccessEncoded = typeof DedicatedResponsesSt
  */
 export const DedicatedResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "DedicatedResponsesSuccess" })
@@ -6749,7 +8005,12 @@ export type DedicatedResponsesSuccessEncoded = typeof DedicatedResponsesSuccess.
  * @since 0.2.0
  */
 export const DedicatedTokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, prompt: Schema.String }),
+  Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
+    model: Schema.String,
+    /** Input text prompt to tokenize. */
+    prompt: Schema.String,
+  }),
 ).annotate({ identifier: "DedicatedTokenizationBody" })
 
 /**
@@ -6774,9 +8035,12 @@ export type DedicatedTokenizationBodyEncoded = typeof DedicatedTokenizationBody.
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
-  identifier: "DedicatedTokenizationSuccess",
-})
+export const DedicatedTokenizationSuccess = preserving(
+  Schema.Struct({
+    /** A list of token IDs. */
+    tokens: Schema.Array(Schema.Int),
+  }),
+).annotate({ identifier: "DedicatedTokenizationSuccess" })
 
 /**
  * A decoded `DedicatedTokenizationSuccess` (see {@link DedicatedTokenizationSuccess}).
@@ -6801,7 +8065,12 @@ export type DedicatedTokenizationSuccessEncoded = typeof DedicatedTokenizationSu
  * @since 0.2.0
  */
 export const FileBuiltInTool = preserving(
-  Schema.Struct({ type: Schema.Literal("file:text"), files: Schema.Array(Schema.String) }),
+  Schema.Struct({
+    /** The type of the file parser tool. Only .txt and .pdf files are supported. */
+    type: Schema.Literal("file:text"),
+    /** A List of file IDs. For now, only one file is supported. */
+    files: Schema.Array(Schema.String),
+  }),
 ).annotate({ identifier: "FileBuiltInTool" })
 
 /**
@@ -6828,6 +8097,7 @@ export type FileBuiltInToolEncoded = typeof FileBuiltInTool.Encoded
  */
 export const BuiltInTool = preserving(
   Schema.Struct({
+    /** The type of the built-in tool provided by Friendli. */
     type: Schema.Literals([
       "math:calculator",
       "math:statistics",
@@ -6892,9 +8162,12 @@ export type FunctionalityEncoded = typeof Functionality.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const IntegratedBuiltInTool = preserving(Schema.Struct({ type: Schema.Literal("linkup:search") })).annotate({
-  identifier: "IntegratedBuiltInTool",
-})
+export const IntegratedBuiltInTool = preserving(
+  Schema.Struct({
+    /** The type of the integrated third-party tool. */
+    type: Schema.Literal("linkup:search"),
+  }),
+).annotate({ identifier: "IntegratedBuiltInTool" })
 
 /**
  * A decoded `IntegratedBuiltInTool` (see {@link IntegratedBuiltInTool}).
@@ -6918,9 +8191,14 @@ export type IntegratedBuiltInToolEncoded = typeof IntegratedBuiltInTool.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const MessagesErrorObject = preserving(Schema.Struct({ type: Schema.String, message: Schema.String })).annotate({
-  identifier: "MessagesErrorObject",
-})
+export const MessagesErrorObject = preserving(
+  Schema.Struct({
+    /** Error category. For HTTP 422 in Messages API, this is `invalid_request_error`. */
+    type: Schema.String,
+    /** Human-readable error message. */
+    message: Schema.String,
+  }),
+).annotate({ identifier: "MessagesErrorObject" })
 
 /**
  * A decoded `MessagesErrorObject` (see {@link MessagesErrorObject}).
@@ -6946,8 +8224,11 @@ export type MessagesErrorObjectEncoded = typeof MessagesErrorObject.Encoded
  */
 export const MessagesErrorResponse = preserving(
   Schema.Struct({
+    /** Top-level response type for Messages API errors. */
     type: Schema.Literal("error"),
+    /** Structured error object. */
     error: MessagesErrorObject,
+    /** Request identifier for debugging and support. It may be omitted in some failure paths. */
     request_id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesErrorResponse" })
@@ -6976,11 +8257,17 @@ export type MessagesErrorResponseEncoded = typeof MessagesErrorResponse.Encoded
  */
 export const PricingModel = preserving(
   Schema.Struct({
+    /** Price per input token in USD */
     input: Schema.String,
+    /** Price per output token in USD */
     output: Schema.String,
+    /** Price per input token in USD (alias of input) */
     prompt: Schema.String,
+    /** Price per output token in USD (alias of output) */
     completion: Schema.String,
+    /** Price per cached input token read in USD */
     input_cache_read: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Price per audio minute in USD */
     audio_minute: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "PricingModel", description: "Pricing model for token-based pricing." })
@@ -7010,17 +8297,22 @@ export type PricingModelEncoded = typeof PricingModel.Encoded
 export const ModelCatalogResponseItem = preserving(
   Schema.Struct({
     id: Schema.String,
+    /** Required when the model is hosted on Hugging Face */
     hugging_face_id: Schema.optional(Schema.String),
     name: Schema.String,
     created: Schema.Int,
     context_length: Schema.Int,
     max_completion_tokens: Schema.Int,
+    /** Token prices for input and output */
     pricing: PricingModel,
+    /** Model functionality */
     functionality: Functionality,
     description: Schema.String,
+    /** ISO 8601 UTC hour (YYYY-MM-DDTHH:00:00Z) */
     deprecation_date: Schema.optional(Schema.NullOr(Schema.String)),
     hugging_face_url: Schema.String.check(Schema.isMinLength(1)),
     license: Schema.String.check(Schema.isMinLength(1)),
+    /** Fractional discount applied to user-facing pricing */
     discount_to_user: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ModelCatalogResponseItem", description: "Model listing in `/v1/models` API." })
@@ -7049,11 +8341,17 @@ export type ModelCatalogResponseItemEncoded = typeof ModelCatalogResponseItem.En
  */
 export const ServerlessAudioTranscriptionBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ServerlessAudioTranscriptionBody" })
@@ -7082,11 +8380,17 @@ export type ServerlessAudioTranscriptionBodyEncoded = typeof ServerlessAudioTran
  */
 export const ServerlessAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ServerlessAudioTranscriptionStreamBody" })
@@ -7193,38 +8497,69 @@ export type ServerlessChatCompleteSuccessEncoded = typeof ServerlessChatComplete
  */
 export const ServerlessChatCompletionBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ServerlessChatCompletionBody" })
@@ -7253,38 +8588,69 @@ export type ServerlessChatCompletionBodyEncoded = typeof ServerlessChatCompletio
  */
 export const ServerlessChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ServerlessChatCompletionStreamBody" })
@@ -7339,9 +8705,13 @@ export type ServerlessChatCompletionStreamSuccessEncoded = typeof ServerlessChat
  */
 export const ServerlessChatRenderBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
   }),
 ).annotate({ identifier: "ServerlessChatRenderBody" })
@@ -7368,9 +8738,12 @@ export type ServerlessChatRenderBodyEncoded = typeof ServerlessChatRenderBody.En
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessChatRenderSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "ServerlessChatRenderSuccess",
-})
+export const ServerlessChatRenderSuccess = preserving(
+  Schema.Struct({
+    /** The rendered text. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "ServerlessChatRenderSuccess" })
 
 /**
  * A decoded `ServerlessChatRenderSuccess` (see {@link ServerlessChatRenderSuccess}).
@@ -7499,7 +8872,12 @@ export type ServerlessCompletionsSuccessEncoded = typeof ServerlessCompletionsSu
  * @since 0.2.0
  */
 export const ServerlessDetokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, tokens: Schema.Array(Schema.Int) }),
+  Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
+    model: Schema.String,
+    /** A token sequence to detokenize. */
+    tokens: Schema.Array(Schema.Int),
+  }),
 ).annotate({ identifier: "ServerlessDetokenizationBody" })
 
 /**
@@ -7524,9 +8902,12 @@ export type ServerlessDetokenizationBodyEncoded = typeof ServerlessDetokenizatio
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "ServerlessDetokenizationSuccess",
-})
+export const ServerlessDetokenizationSuccess = preserving(
+  Schema.Struct({
+    /** Detokenized text output. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "ServerlessDetokenizationSuccess" })
 
 /**
  * A decoded `ServerlessDetokenizationSuccess` (see {@link ServerlessDetokenizationSuccess}).
@@ -7552,24 +8933,43 @@ export type ServerlessDetokenizationSuccessEncoded = typeof ServerlessDetokeniza
  */
 export const ServerlessMessagesBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -7600,24 +9000,43 @@ export type ServerlessMessagesBodyEncoded = typeof ServerlessMessagesBody.Encode
  */
 export const ServerlessMessagesStreamBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -7646,9 +9065,12 @@ export type ServerlessMessagesStreamBodyEncoded = typeof ServerlessMessagesStrea
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
-  identifier: "ServerlessMessagesStreamSuccess",
-})
+export const ServerlessMessagesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Messages API update. */
+    data: MessagesStreamEvent,
+  }),
+).annotate({ identifier: "ServerlessMessagesStreamSuccess" })
 
 /**
  * A decoded `ServerlessMessagesStreamSuccess` (see {@link ServerlessMessagesStreamSuccess}).
@@ -7674,15 +9096,23 @@ export type ServerlessMessagesStreamSuccessEncoded = typeof ServerlessMessagesSt
  */
 export const ServerlessMessagesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this message response. */
     id: Schema.String,
+    /** Response object type (`message`). */
     type: Schema.Literal("message"),
+    /** Role of the output message author (`assistant`). */
     role: Schema.Literal("assistant"),
+    /** Assistant output blocks in generation order. */
     content: Schema.Array(MessagesResponseContentBlock),
+    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Token usage details for this response. */
     usage: MessagesUsage,
+    /** Model used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ServerlessMessagesSuccess" })
@@ -7737,13 +9167,21 @@ export type ServerlessModelListSuccessEncoded = typeof ServerlessModelListSucces
  */
 export const ServerlessResponsesBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -7752,9 +9190,13 @@ export const ServerlessResponsesBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
   }),
 ).annotate({ identifier: "ServerlessResponsesBody" })
@@ -7783,13 +9225,21 @@ export type ServerlessResponsesBodyEncoded = typeof ServerlessResponsesBody.Enco
  */
 export const ServerlessResponsesStreamBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -7798,9 +9248,13 @@ export const ServerlessResponsesStreamBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
   }),
 ).annotate({ identifier: "ServerlessResponsesStreamBody" })
@@ -7827,9 +9281,12 @@ export type ServerlessResponsesStreamBodyEncoded = typeof ServerlessResponsesStr
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
-  identifier: "ServerlessResponsesStreamSuccess",
-})
+export const ServerlessResponsesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Responses API update. */
+    data: ResponsesStreamEvent,
+  }),
+).annotate({ identifier: "ServerlessResponsesStreamSuccess" })
 
 /**
  * A decoded `ServerlessResponsesStreamSuccess` (see {@link ServerlessResponsesStreamSuccess}).
@@ -7855,16 +9312,25 @@ export type ServerlessResponsesStreamSuccessEncoded = typeof ServerlessResponses
  */
 export const ServerlessResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ServerlessResponsesSuccess" })
@@ -7892,7 +9358,12 @@ export type ServerlessResponsesSuccessEncoded = typeof ServerlessResponsesSucces
  * @since 0.2.0
  */
 export const ServerlessTokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, prompt: Schema.String }),
+  Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
+    model: Schema.String,
+    /** Input text prompt to tokenize. */
+    prompt: Schema.String,
+  }),
 ).annotate({ identifier: "ServerlessTokenizationBody" })
 
 /**
@@ -7917,9 +9388,12 @@ export type ServerlessTokenizationBodyEncoded = typeof ServerlessTokenizationBod
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
-  identifier: "ServerlessTokenizationSuccess",
-})
+export const ServerlessTokenizationSuccess = preserving(
+  Schema.Struct({
+    /** A list of token IDs. */
+    tokens: Schema.Array(Schema.Int),
+  }),
+).annotate({ identifier: "ServerlessTokenizationSuccess" })
 
 /**
  * A decoded `ServerlessTokenizationSuccess` (see {@link ServerlessTokenizationSuccess}).
@@ -8000,37 +9474,67 @@ export type ToolAssistedChatToolEncoded = typeof ToolAssistedChatTool.Encoded
  */
 export const ToolAssistedChatCompletionRequest = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. A maximum of 128 functions is supported. Use this to provide a list of functions the model may generate JSON inputs for. For more detailed information about each tool, please refer [here](https://friendli.ai/docs/guides/model-apis/tool-assisted-api#built-in-tools). */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool))),
+    /** Enable to continue text generation even after an error occurs during a tool call. Note that enabling this option may use more tokens, as the system generates additional content to handle errors gracefully. However, if the system fails more than 8 times, the generation will stop regardless. ***Tip*** This is useful in scenarios where you want to maintain text generation flow despite errors, such as when generating long-form content. The user will not be interrupted by tool call issues, ensuring a smoother experience. */
     resume_generation: Schema.optional(Schema.Boolean),
   }),
 ).annotate({ identifier: "ToolAssistedChatCompletionRequest" })
@@ -8059,37 +9563,67 @@ export type ToolAssistedChatCompletionRequestEncoded = typeof ToolAssistedChatCo
  */
 export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. A maximum of 128 functions is supported. Use this to provide a list of functions the model may generate JSON inputs for. For more detailed information about each tool, please refer [here](https://friendli.ai/docs/guides/model-apis/tool-assisted-api#built-in-tools). */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool))),
+    /** Enable to continue text generation even after an error occurs during a tool call. Note that enabling this option may use more tokens, as the system generates additional content to handle errors gracefully. However, if the system fails more than 8 times, the generation will stop regardless. ***Tip*** This is useful in scenarios where you want to maintain text generation flow despite errors, such as when generating long-form content. The user will not be interrupted by tool call issues, ensuring a smoother experience. */
     resume_generation: Schema.optional(Schema.Boolean),
   }),
 ).annotate({ identifier: "ServerlessToolAssistedChatCompletionStreamBody" })
@@ -8118,7 +9652,11 @@ export type ServerlessToolAssistedChatCompletionStreamBodyEncoded =
  * @since 0.2.0
  */
 export const StreamedToolAssistedChatToken = preserving(
-  Schema.Struct({ event: Schema.Literal("token"), data: ChatCompletionChunk }),
+  Schema.Struct({
+    /** The type of the event. */
+    event: Schema.Literal("token"),
+    data: ChatCompletionChunk,
+  }),
 ).annotate({ identifier: "StreamedToolAssistedChatToken" })
 
 /**
@@ -8143,9 +9681,14 @@ export type StreamedToolAssistedChatTokenEncoded = typeof StreamedToolAssistedCh
  * @category schemas
  * @since 0.2.0
  */
-export const ToolStatusError = preserving(Schema.Struct({ type: Schema.String, msg: Schema.String })).annotate({
-  identifier: "ToolStatusError",
-})
+export const ToolStatusError = preserving(
+  Schema.Struct({
+    /** The type of error encountered during the tool's execution. */
+    type: Schema.String,
+    /** The message of error. */
+    msg: Schema.String,
+  }),
+).annotate({ identifier: "ToolStatusError" })
 
 /**
  * A decoded `ToolStatusError` (see {@link ToolStatusError}).
@@ -8169,9 +9712,14 @@ export type ToolStatusErrorEncoded = typeof ToolStatusError.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const ToolStatusFile = preserving(Schema.Struct({ name: Schema.String, url: Schema.String })).annotate({
-  identifier: "ToolStatusFile",
-})
+export const ToolStatusFile = preserving(
+  Schema.Struct({
+    /** The name of the file generated by the tool's execution. */
+    name: Schema.String,
+    /** URL of the file generated by the tool's execution. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "ToolStatusFile" })
 
 /**
  * A decoded `ToolStatusFile` (see {@link ToolStatusFile}).
@@ -8195,9 +9743,14 @@ export type ToolStatusFileEncoded = typeof ToolStatusFile.Encoded
  * @category schemas
  * @since 0.2.0
  */
-export const ToolStatusParameter = preserving(Schema.Struct({ name: Schema.String, value: Schema.String })).annotate({
-  identifier: "ToolStatusParameter",
-})
+export const ToolStatusParameter = preserving(
+  Schema.Struct({
+    /** The name of the tool's function parameter. */
+    name: Schema.String,
+    /** The value of the tool's function parameter. */
+    value: Schema.String,
+  }),
+).annotate({ identifier: "ToolStatusParameter" })
 
 /**
  * A decoded `ToolStatusParameter` (see {@link ToolStatusParameter}).
@@ -8223,7 +9776,9 @@ export type ToolStatusParameterEncoded = typeof ToolStatusParameter.Encoded
  */
 export const ToolStatusEvent = preserving(
   Schema.Struct({
+    /** The ID of the tool call. */
     tool_call_id: Schema.String,
+    /** The name of the built-in tool. */
     name: Schema.Literals([
       "linkup:search",
       "math:calculator",
@@ -8234,12 +9789,16 @@ export const ToolStatusEvent = preserving(
       "code:python-interpreter",
       "file:text",
     ]),
+    /** Indicates the current execution status of the tool. */
     status: Schema.Literals(["STARTED", "UPDATING", "ENDED", "ERRORED"]),
     parameters: Schema.Array(ToolStatusParameter),
+    /** The output from the tool's execution. */
     result: Schema.optional(Schema.NullOr(Schema.String)),
     files: Schema.optional(Schema.NullOr(Schema.Array(ToolStatusFile))),
+    /** Message generated by the tool's execution. */
     message: Schema.optional(Schema.NullOr(Schema.String)),
     error: Schema.optional(Schema.NullOr(ToolStatusError)),
+    /** The Unix timestamp (in seconds) for when the event occurred. */
     timestamp: Schema.Number,
   }),
 ).annotate({ identifier: "ToolStatusEvent" })
@@ -8267,7 +9826,11 @@ export type ToolStatusEventEncoded = typeof ToolStatusEvent.Encoded
  * @since 0.2.0
  */
 export const StreamedToolAssistedChatToolStatus = preserving(
-  Schema.Struct({ event: Schema.Literal("tool_status"), data: ToolStatusEvent }),
+  Schema.Struct({
+    /** The type of the event. */
+    event: Schema.Literal("tool_status"),
+    data: ToolStatusEvent,
+  }),
 ).annotate({ identifier: "StreamedToolAssistedChatToolStatus" })
 
 /**
@@ -8418,6 +9981,7 @@ export const CompatibleCompletionChunkChoice = preserving(
     index: Schema.Int,
     text: Schema.String,
     token: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Any reason a server gives; `""` and `"null"` are read as `null`. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
     logprobs: Schema.optional(Schema.NullOr(CompatibleCompletionLogprobs)),
   }),
@@ -8526,7 +10090,9 @@ export const CompatibleChatCompletionDelta = preserving(
     role: Schema.optional(Schema.NullOr(Schema.String)),
     content: Schema.optional(Schema.NullOr(Schema.String)),
     refusal: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Reasoning, as Friendli and DeepSeek-style servers send it. */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Reasoning, as OpenRouter, vLLM and Groq-style servers send it. */
     reasoning: Schema.optional(Schema.NullOr(Schema.String)),
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(CompatibleToolCallDelta))),
   }),
@@ -8558,6 +10124,7 @@ export const CompatibleChatCompletionChunkChoice = preserving(
   Schema.Struct({
     index: Schema.Int,
     delta: Schema.optional(Schema.NullOr(CompatibleChatCompletionDelta)),
+    /** Any reason a server gives; `""` and `"null"` are read as `null`. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
     logprobs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
   }),
