@@ -63,7 +63,10 @@ export const preservingHelper = (): string =>
 const propertyDoc = (p: Property): string =>
   p.description === undefined || p.description.trim() === ""
     ? ""
-    : `\n/** ${p.description.trim().replace(/\*\//g, "*\\/").replace(/\s*\n\s*/g, " ")} */\n`
+    : `\n/** ${p.description
+        .trim()
+        .replace(/\*\//g, "*\\/")
+        .replace(/\s*\n\s*/g, " ")} */\n`
 
 /**
  * The Effect Schema expression of an object, given the expressions of its property schemas. An optional property
