@@ -26,10 +26,22 @@ const table = (construct: string, cases: ReadonlyArray<Case>): void => {
 table("primitives", [
   { name: "a string is a string", given: { type: "string" }, want: { kind: "string" }, wantSchema: "Schema.String" },
   {
-    name: "a string's format and length are not enforced",
-    given: { type: "string", format: "date-time", maxLength: 3 },
-    want: { kind: "string" },
-    wantSchema: "Schema.String",
+    name: "a string's length bounds it; its format and pattern are documentation only",
+    given: { type: "string", format: "date-time", pattern: "^a", minLength: 1, maxLength: 3 },
+    want: { kind: "string", minLength: 1, maxLength: 3 },
+    wantSchema: "Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(3))",
+  },
+  {
+    name: "exclusive bounds bound a number",
+    given: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2 },
+    want: { kind: "number", exclusiveMinimum: 0, exclusiveMaximum: 2 },
+    wantSchema: "Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThan(2))",
+  },
+  {
+    name: "minItems and maxItems bound an array",
+    given: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 2 },
+    want: { kind: "array", items: { kind: "string" }, minItems: 1, maxItems: 2 },
+    wantSchema: "Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(2))",
   },
   {
     name: "an integer is a safe integer",
@@ -52,6 +64,18 @@ table("primitives", [
   { name: "the null type is null", given: { type: "null" }, want: { kind: "null" }, wantSchema: "Schema.Null" },
   { name: "an empty schema is any value", given: {}, want: { kind: "unknown" }, wantSchema: "Schema.Unknown" },
   { name: "the schema true is any value", given: true, want: { kind: "unknown" }, wantSchema: "Schema.Unknown" },
+])
+
+table("documentation", [
+  {
+    name: "a property's description becomes its field's JSDoc, on one line",
+    given: { type: "object", properties: { a: { type: "string", description: "The a.\nSecond line." } } },
+    want: {
+      kind: "object",
+      properties: [{ name: "a", node: { kind: "string" }, required: false, description: "The a.\nSecond line." }],
+    },
+    wantSchema: "preserving(Schema.Struct({ \n/** The a. Second line. */\na: Schema.optional(Schema.String) }))",
+  },
 ])
 
 table("nullable", [

@@ -22,10 +22,25 @@ export const sharedRoot = (): string =>
  */
 export const sharedPath = (relative: string): string => join(sharedRoot(), relative)
 
-const required = (): boolean => {
+/**
+ * Whether the shared data must be there (FRIENDLI_REQUIRE_SHARED is set, as `.ci/run` does where it exists).
+ *
+ * @since 0.2.0
+ */
+export const sharedRequired = (): boolean => {
   const value = process.env.FRIENDLI_REQUIRE_SHARED?.trim().toLowerCase()
   return value !== undefined && value !== "" && value !== "0" && value !== "false"
 }
+const required = sharedRequired
+
+/**
+ * A path written relative to the repository root (as in `packages/core/openapi/sync.yaml`): one under `../shared/`
+ * is taken from the shared root (so FRIENDLI_SHARED_DIR moves it too), any other from `root`.
+ *
+ * @since 0.2.0
+ */
+export const fromRepository = (root: string, path: string): string =>
+  path.startsWith("../shared/") ? sharedPath(path.slice("../shared/".length)) : resolve(root, path)
 
 /**
  * Why a test that reads `<shared root>/<relative>` cannot run here (for `it.skipIf`), or `undefined` when it can: the
