@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The codegen drift check: runs `pnpm codegen` and fails when packages/core/src/generated then differs
-// from what git has (a changed, added or deleted file). Generated code must come from the generator and
-// the OpenAPI description, and be committed as generated.
+// The codegen drift check: runs `pnpm codegen` (the sync, then the generator) and fails when
+// packages/core/src/generated or the derived description packages/core/openapi/friendli.yaml then differs from
+// what git has (a changed, added or deleted file). Generated code must come from the generator and the OpenAPI
+// description, and the description from Friendli's pinned upstream file, sync.yaml and overlay.yaml. When the
+// upstream file (in ../shared) is absent, the sync comparison is reported as skipped, and generation still checked.
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -9,6 +11,8 @@ import { fileURLToPath } from "node:url"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const GENERATED = "packages/core/src/generated"
+const DERIVED = "packages/core/openapi/friendli.yaml"
+const SYNC_CONFIG = "packages/core/openapi/sync.yaml"
 const GENERATOR = "tooling/codegen/package.json"
 
 /** @param {string} message */
@@ -23,12 +27,16 @@ if (typeof JSON.parse(readFileSync(manifest, "utf8")).scripts?.generate !== "str
   fail(`${GENERATOR} has no "generate" script, so \`pnpm codegen\` cannot regenerate ${GENERATED}`)
 }
 
+// Where the sync reads the upstream description (sync.yaml's upstream.file, relative to the repository root).
+const upstreamFile = /^\s+file:\s*"?([^"\n]+)"?\s*$/m.exec(readFileSync(join(ROOT, SYNC_CONFIG), "utf8"))?.[1]
+const syncRuns = upstreamFile !== undefined && existsSync(resolve(ROOT, upstreamFile))
+
 console.log("codegen-check: running pnpm codegen")
 const codegen = spawnSync("pnpm", ["codegen"], { cwd: ROOT, stdio: "inherit" })
 if (codegen.error !== undefined) fail(`could not run pnpm codegen: ${codegen.error.message}`)
 if (codegen.status !== 0) fail(`pnpm codegen exited with ${codegen.status ?? codegen.signal}`)
 
-const git = spawnSync("git", ["status", "--porcelain", "--untracked-files=all", "--", GENERATED], {
+const git = spawnSync("git", ["status", "--porcelain", "--untracked-files=all", "--", GENERATED, DERIVED], {
   cwd: ROOT,
   encoding: "utf8",
 })
@@ -38,8 +46,15 @@ const drift = git.stdout.trimEnd()
 if (drift !== "") {
   console.error(drift)
   fail(
-    `${GENERATED} differs from the committed files after pnpm codegen (above): ` +
+    `${GENERATED} or ${DERIVED} differs from the committed files after pnpm codegen (above): ` +
       "run `pnpm codegen` and commit the result, and never edit generated files by hand",
+  )
+}
+if (syncRuns) {
+  console.log(`codegen-check: ok: ${DERIVED} is exactly what the sync derives from ${upstreamFile}`)
+} else {
+  console.log(
+    `codegen-check: skipped: the sync comparison, because the upstream description ${upstreamFile ?? "(not named in sync.yaml)"} is absent`,
   )
 }
 console.log(`codegen-check: ok: ${GENERATED} is exactly what pnpm codegen writes`)

@@ -1,8 +1,10 @@
 /**
  * `@friendli-stream/core`: the Friendli streaming API as types, Effect Schemas and compiled validators.
  *
- * For each component schema `X` of `openapi/friendli.yaml` there is an Effect Schema `X`, its decoded type
- * `X`, its wire type `XEncoded`, a compiled guard `isX` and an in-place normalizer `normalizeX`.
+ * For each component schema `X` of `openapi/friendli.yaml` (derived from Friendli's published API description) and
+ * `openapi/compatible.yaml` (our compatible-mode and error schemas) there is an Effect Schema `X`, its decoded type
+ * `X`, its wire type `XEncoded` and a compiled guard `isX`; where the decoded form differs from the wire's, an
+ * in-place normalizer `normalizeX`.
  *
  * @since 0.1.0
  */

@@ -10,8 +10,6 @@ import {
   isCompletionChunk,
   isErrorBody,
   isToolStatusEvent,
-  normalizeChatCompletionChunk,
-  normalizeCompletionChunk,
 } from "../src/index.ts"
 
 // The dedicated completions chunk object, as Friendli documents it (see ../shared/seed/).
@@ -41,12 +39,10 @@ describe("completion chunks", () => {
     }
   })
 
-  it("decode Friendli's string \"null\" finish_reason to null, in the guard's fast path and in the Schema", () => {
+  it('accept Friendli\'s string "null" finish_reason, which its description lists, as it is on the wire', () => {
     const wire = { ...contentChunk, choices: [{ index: 0, text: "x", token: 1, finish_reason: "null" }] }
-    const copy: unknown = structuredClone(wire)
-    assert.ok(isCompletionChunk(copy))
-    assert.equal(Schema.decodeUnknownSync(CompletionChunk)(wire).choices[0]?.finish_reason, null)
-    assert.equal(normalizeCompletionChunk(copy).choices[0]?.finish_reason, null)
+    assert.equal(isCompletionChunk(wire), true)
+    assert.equal(Schema.decodeUnknownSync(CompletionChunk)(wire).choices[0]?.finish_reason, "null")
   })
 
   it("accept a missing or null model, and keep fields the server added", () => {
@@ -101,11 +97,33 @@ describe("chat completion chunks", () => {
     assert.deepStrictEqual(Schema.decodeUnknownSync(ChatCompletionChunk)(tool), tool)
   })
 
-  it('normalize the string "null" finish_reason to null', () => {
-    const wire = { ...chat, choices: [{ index: 0, delta: {}, finish_reason: "null" }] }
-    const copy: unknown = structuredClone(wire)
-    assert.ok(isChatCompletionChunk(copy))
-    assert.equal(normalizeChatCompletionChunk(copy).choices[0]?.finish_reason, null)
+  it("accept the nulls the description allows on a streamed tool call: id, function.name, role, tool_calls", () => {
+    const nulls = {
+      ...chat,
+      choices: [
+        {
+          index: 0,
+          delta: {
+            role: null,
+            content: null,
+            tool_calls: [{ index: 0, id: null, type: "function", function: { name: null, arguments: "{}" } }],
+          },
+          finish_reason: "null",
+        },
+      ],
+    }
+    assert.equal(isChatCompletionChunk(nulls), true)
+    assert.deepStrictEqual(Schema.decodeUnknownSync(ChatCompletionChunk)(nulls), nulls)
+    const noCalls = { ...chat, choices: [{ index: 0, delta: { tool_calls: null }, finish_reason: null }] }
+    assert.equal(isChatCompletionChunk(noCalls), true)
+  })
+
+  it("type and accept reasoning_content on a delta (overlay: Friendli sends it, its description omits it)", () => {
+    const reasoning = { ...chat, choices: [{ index: 0, delta: { reasoning_content: "Let me think" } }] }
+    assert.equal(isChatCompletionChunk(reasoning), true)
+    const decoded = Schema.decodeUnknownSync(ChatCompletionChunk)(reasoning)
+    assert.equal(decoded.choices[0]?.delta.reasoning_content, "Let me think")
+    assert.equal(isChatCompletionChunk({ ...chat, choices: [{ index: 0, delta: { reasoning_content: 1 } }] }), false)
   })
 })
 

@@ -18,12 +18,12 @@ import { type Workload, workloads } from "./workloads.ts"
 const LAYERS = {
   "SSE events only": () => new SseStage(),
   "+ JSON.parse": () => new JsonStage<unknown>({ decode: (v) => v } satisfies Codec<unknown>),
-  "+ guard + normalise": () =>
+  "+ guard": () =>
     new JsonStage(
       guardedCodec({
         guard: Core.isCompletionChunk,
         schema: Core.CompletionChunk,
-        normalize: Core.normalizeCompletionChunk,
+        normalize: (c) => c,
       }),
     ),
 } satisfies Record<string, () => Stage<unknown>>

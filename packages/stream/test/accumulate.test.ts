@@ -77,7 +77,9 @@ describe("ChatCompletionStream.accumulate", () => {
           },
         },
       ]),
-      chat([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] } }]),
+      chat([
+        { index: 0, delta: { tool_calls: [{ index: 0, type: "function", function: { arguments: '{"city":' } }] } },
+      ]),
       chat([
         {
           index: 0,
@@ -86,7 +88,9 @@ describe("ChatCompletionStream.accumulate", () => {
           },
         },
       ]),
-      chat([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] } }]),
+      chat([
+        { index: 0, delta: { tool_calls: [{ index: 0, type: "function", function: { arguments: '"Paris"}' } }] } },
+      ]),
       chat([{ index: 0, delta: {}, finish_reason: "tool_calls" }], { usage }),
     ]
     const result = await Effect.runPromise(

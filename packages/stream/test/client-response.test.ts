@@ -144,7 +144,7 @@ describe("StreamHandle.toResponse", () => {
     assert.equal(timedOut.error?.type, "TimeoutError")
     assert.equal(silent.state.cancelled, true)
 
-    const invalid = await answerTo(sse([chunk("a")]), {}, { ...request, max_tokens: 0 })
+    const invalid = await answerTo(sse([chunk("a")]), {}, { ...request, max_tokens: 1.5 })
     assert.equal(invalid.status, 400)
     assert.equal(invalid.error?.type, "InvalidRequestError")
     assert.equal(invalid.seen.length, 0)

@@ -132,7 +132,7 @@ describe("requests", () => {
       id: "cmpl-1",
       object: "text_completion",
       created: 1,
-      choices: [{ index: 0, text: "Hi", finish_reason: "stop" }],
+      choices: [{ index: 0, text: "Hi", seed: 7, tokens: [1], finish_reason: "stop" }],
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
     }
     const server = fakeServer(json(200, whole))

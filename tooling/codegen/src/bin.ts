@@ -1,20 +1,23 @@
 /**
- * `friendli-codegen <openapi.yaml> <out-dir>`: writes the generated files, formatted with biome, and lists
- * what the generator had to approximate.
+ * `friendli-codegen <openapi.yaml>... <out-dir>`: writes the generated files, formatted with biome, and lists
+ * what the generator had to approximate. Several descriptions are generated as one: the first is the document,
+ * the component schemas of the others are added to it (a name defined twice is an error).
  */
 import { execFileSync } from "node:child_process"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join, relative, resolve } from "node:path"
-import { generate, parseDocument } from "./generate.ts"
+import { generate, mergeDocuments, parseDocument } from "./generate.ts"
 
-const [input, outDir] = process.argv.slice(2)
-if (input === undefined || outDir === undefined) {
-  console.error("usage: friendli-codegen <openapi.yaml> <out-dir>")
+const args = process.argv.slice(2)
+const outDir = args.pop()
+if (args.length === 0 || outDir === undefined) {
+  console.error("usage: friendli-codegen <openapi.yaml>... <out-dir>")
   process.exit(2)
 }
 const root = resolve(import.meta.dirname, "../../..")
-const source = relative(root, resolve(input))
-const { files, warnings } = await generate(parseDocument(await readFile(input, "utf8")), { source })
+const source = args.map((input) => relative(root, resolve(input))).join(" and ")
+const documents = await Promise.all(args.map(async (input) => parseDocument(await readFile(input, "utf8"))))
+const { files, warnings } = await generate(mergeDocuments(documents), { source })
 await mkdir(outDir, { recursive: true })
 for (const f of files) await writeFile(join(outDir, f.path), f.contents)
 // The files are formatted like the rest of the repository, so that `biome check` holds for them too.

@@ -36,6 +36,26 @@ export const parseDocument = (text: string): object => {
   return doc
 }
 
+/**
+ * One document out of several: the first, with the component schemas of the others added. Throws on a schema name
+ * defined twice, so that our own schemas never silently replace the derived ones.
+ */
+export const mergeDocuments = (documents: ReadonlyArray<object>): object => {
+  const [first, ...rest] = documents
+  if (first === undefined) throw new Error("no OpenAPI document to generate from")
+  const merged = structuredClone(first) as { components?: { schemas?: Record<string, unknown> } }
+  const schemas: Record<string, unknown> = { ...(merged.components?.schemas ?? {}) }
+  for (const doc of rest) {
+    const more = (doc as { components?: { schemas?: Record<string, unknown> } }).components?.schemas ?? {}
+    for (const [name, schema] of Object.entries(more)) {
+      if (name in schemas) throw new Error(`the schema ${name} is defined in two of the descriptions`)
+      schemas[name] = schema
+    }
+  }
+  merged.components = { ...merged.components, schemas }
+  return merged
+}
+
 /** Generates types, Effect Schemas, guards and an index from a parsed document. */
 export const generate = async (document: object, options: GenerateOptions): Promise<GenerateResult> => {
   const { model, warnings } = buildModel(document)

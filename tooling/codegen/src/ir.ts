@@ -18,6 +18,14 @@ export interface PrimitiveNode {
   readonly minimum?: number
   /** `maximum` (numbers only). */
   readonly maximum?: number
+  /** `exclusiveMinimum` (numbers only, OpenAPI 3.1's numeric form). */
+  readonly exclusiveMinimum?: number
+  /** `exclusiveMaximum` (numbers only, OpenAPI 3.1's numeric form). */
+  readonly exclusiveMaximum?: number
+  /** `minLength` (strings only; counted in UTF-16 code units, as `Schema.isMinLength` does). */
+  readonly minLength?: number
+  /** `maxLength` (strings only; UTF-16 code units). */
+  readonly maxLength?: number
 }
 
 export interface NullNode {
@@ -41,6 +49,10 @@ export interface NullAliasNode {
 export interface ArrayNode {
   readonly kind: "array"
   readonly items: Node
+  /** `minItems`. */
+  readonly minItems?: number
+  /** `maxItems`. */
+  readonly maxItems?: number
 }
 
 export interface Property {

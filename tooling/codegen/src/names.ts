@@ -2,7 +2,22 @@
  * Component names as TypeScript identifiers: `Foo.Bar-baz` becomes `FooBarBaz`; clashes get a number.
  */
 
-const reserved = new Set(["Schema", "S", "Object", "Array", "String", "Number", "Boolean", "Symbol", "Error"])
+const reserved = new Set([
+  "Schema",
+  "S",
+  "Object",
+  "Array",
+  "String",
+  "Number",
+  "Boolean",
+  "Symbol",
+  "Error",
+  "Function",
+  "Date",
+  "Map",
+  "Set",
+  "Promise",
+])
 
 const toIdentifier = (name: string): string => {
   const parts = name.split(/[^A-Za-z0-9_$]+/).filter((p) => p.length > 0)

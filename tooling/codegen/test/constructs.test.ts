@@ -26,10 +26,22 @@ const table = (construct: string, cases: ReadonlyArray<Case>): void => {
 table("primitives", [
   { name: "a string is a string", given: { type: "string" }, want: { kind: "string" }, wantSchema: "Schema.String" },
   {
-    name: "a string's format and length are not enforced",
-    given: { type: "string", format: "date-time", maxLength: 3 },
-    want: { kind: "string" },
-    wantSchema: "Schema.String",
+    name: "a string's length bounds it; its format and pattern are documentation only",
+    given: { type: "string", format: "date-time", pattern: "^a", minLength: 1, maxLength: 3 },
+    want: { kind: "string", minLength: 1, maxLength: 3 },
+    wantSchema: "Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(3))",
+  },
+  {
+    name: "exclusive bounds bound a number",
+    given: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2 },
+    want: { kind: "number", exclusiveMinimum: 0, exclusiveMaximum: 2 },
+    wantSchema: "Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThan(2))",
+  },
+  {
+    name: "minItems and maxItems bound an array",
+    given: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 2 },
+    want: { kind: "array", items: { kind: "string" }, minItems: 1, maxItems: 2 },
+    wantSchema: "Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(2))",
   },
   {
     name: "an integer is a safe integer",

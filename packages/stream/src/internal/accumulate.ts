@@ -35,7 +35,7 @@ export interface CompletionChunkLike extends ChunkHeader {
           readonly text_offset?: ReadonlyArray<number> | null | undefined
           readonly token_logprobs?: ReadonlyArray<number | null> | null | undefined
           readonly tokens?: ReadonlyArray<string> | null | undefined
-          readonly top_logprobs?: ReadonlyArray<{ readonly [token: string]: number } | null> | null | undefined
+          readonly top_logprobs?: ReadonlyArray<{ readonly [token: string]: unknown } | null> | null | undefined
         }
       | null
       | undefined
@@ -47,7 +47,7 @@ export interface CompletionLogprobs {
   text_offset: Array<number>
   token_logprobs: Array<number | null>
   tokens: Array<string>
-  top_logprobs: Array<{ readonly [token: string]: number } | null>
+  top_logprobs: Array<{ readonly [token: string]: unknown } | null>
 }
 
 /** One choice of a finished completion. */

@@ -4,7 +4,10 @@ import { type Codec, forOneStream, guardedCodec } from "./codec.ts"
 import { isRecord, normalizeCompatibleDelta } from "./compatDelta.ts"
 import { ToolCallIndexer } from "./toolCallIndex.ts"
 
-/** `""` and `"null"` as a finish reason mean "not finished": read them as `null` (compatible servers). */
+/**
+ * `""` and `"null"` as a finish reason mean "not finished": read them as `null`. Friendli's description lists the
+ * string `"null"` among the finish reasons (its servers send it), compatible servers send `""` too.
+ */
 const nullFinishReasons = <
   C extends { readonly choices: ReadonlyArray<{ readonly finish_reason?: string | null | undefined }> },
 >(
@@ -19,36 +22,43 @@ const nullFinishReasons = <
   return chunk
 }
 
-export const completionStrict: Codec<Core.CompletionChunk> = guardedCodec({
-  guard: Core.isCompletionChunk,
-  schema: Core.CompletionChunk,
-  normalize: Core.normalizeCompletionChunk,
-})
-
-/** Compatible chunks read `""` and `"null"` finish reasons as `null`, whichever way the chunk was decoded. */
+/** Chunks read `""` and `"null"` finish reasons as `null`, whichever way the chunk was decoded. */
 const withNullFinishReasons = <C extends Parameters<typeof nullFinishReasons>[0]>(codec: Codec<C>): Codec<C> => ({
   decode: (value, type, index, id, data) => nullFinishReasons(codec.decode(value, type, index, id, data)),
 })
+
+/** A value the guard accepted is already what the Schema decodes: Friendli's schemas transform nothing. */
+const unchanged = <A>(a: A): A => a
+
+export const completionStrict: Codec<Core.CompletionChunk> = withNullFinishReasons(
+  guardedCodec({
+    guard: Core.isCompletionChunk,
+    schema: Core.CompletionChunk,
+    normalize: unchanged,
+  }),
+)
 
 export const completionCompatible: Codec<Core.CompatibleCompletionChunk> = withNullFinishReasons(
   guardedCodec({
     guard: Core.isCompatibleCompletionChunk,
     schema: Core.CompatibleCompletionChunk,
-    normalize: Core.normalizeCompatibleCompletionChunk,
+    normalize: unchanged,
   }),
 )
 
-export const chatStrict: Codec<Core.ChatCompletionChunk> = guardedCodec({
-  guard: Core.isChatCompletionChunk,
-  schema: Core.ChatCompletionChunk,
-  normalize: Core.normalizeChatCompletionChunk,
-})
+export const chatStrict: Codec<Core.ChatCompletionChunk> = withNullFinishReasons(
+  guardedCodec({
+    guard: Core.isChatCompletionChunk,
+    schema: Core.ChatCompletionChunk,
+    normalize: unchanged,
+  }),
+)
 
 const chatCompatibleChecked: Codec<Core.CompatibleChatCompletionChunk> = withNullFinishReasons(
   guardedCodec({
     guard: Core.isCompatibleChatCompletionChunk,
     schema: Core.CompatibleChatCompletionChunk,
-    normalize: Core.normalizeCompatibleChatCompletionChunk,
+    normalize: unchanged,
   }),
 )
 
@@ -83,7 +93,7 @@ export const chatCompatible: Codec<Core.CompatibleChatCompletionChunk> = chatCom
 export const toolStatus: Codec<Core.ToolStatusEvent> = guardedCodec({
   guard: Core.isToolStatusEvent,
   schema: Core.ToolStatusEvent,
-  normalize: Core.normalizeToolStatusEvent,
+  normalize: unchanged,
 })
 
 /** One item of a tool-assisted chat stream: a chat chunk, or the data of an `event: tool_status` event. */

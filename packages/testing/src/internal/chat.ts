@@ -469,7 +469,7 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
           out.push(
             chunk({
               index,
-              delta: { tool_calls: [{ index: j, function: { arguments: piece } }] },
+              delta: { tool_calls: [{ index: j, type: "function", function: { arguments: piece } }] },
               finish_reason: null,
               logprobs: null,
             }),

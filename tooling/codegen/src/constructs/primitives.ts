@@ -1,34 +1,49 @@
 /**
- * `type: string | number | integer | boolean | null`, with `minimum` and `maximum` on numbers.
- * `integer` means a safe integer, as `Schema.Int` does.
+ * `type: string | number | integer | boolean | null`, with their bounds: `minimum`, `maximum`, `exclusiveMinimum`
+ * and `exclusiveMaximum` on numbers, `minLength` and `maxLength` on strings. `integer` means a safe integer, as
+ * `Schema.Int` does. `format` and `pattern` are documentation only: servers and clients disagree on them.
  */
 import type { Node, PrimitiveNode } from "../ir.ts"
 import type { SchemaObject } from "./context.ts"
 
 const primitiveTypes = new Set(["string", "number", "integer", "boolean"])
 
-/** Parses one primitive `type` of a schema; the schema's `minimum`/`maximum` apply to numbers. */
+type Bound = "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "minLength" | "maxLength"
+
+const numberBounds: ReadonlyArray<Bound> = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
+const stringBounds: ReadonlyArray<Bound> = ["minLength", "maxLength"]
+
+/** Parses one primitive `type` of a schema, with the bounds that apply to it. */
 export const parsePrimitive = (type: string, schema: SchemaObject): Node | undefined => {
   if (type === "null") return { kind: "null" }
   if (!primitiveTypes.has(type)) return undefined
   const kind = type as PrimitiveNode["kind"]
-  if (kind !== "number" && kind !== "integer") return { kind }
-  const minimum = typeof schema.minimum === "number" ? schema.minimum : undefined
-  const maximum = typeof schema.maximum === "number" ? schema.maximum : undefined
-  return {
-    kind,
-    ...(minimum === undefined ? {} : { minimum }),
-    ...(maximum === undefined ? {} : { maximum }),
+  const bounds = kind === "string" ? stringBounds : kind === "boolean" ? [] : numberBounds
+  const node: { -readonly [K in keyof PrimitiveNode]: PrimitiveNode[K] } = { kind }
+  for (const b of bounds) {
+    const v = schema[b]
+    if (typeof v === "number" && Number.isFinite(v)) node[b] = v
   }
+  return node
 }
 
 const base = { string: "Schema.String", number: "Schema.Number", integer: "Schema.Int", boolean: "Schema.Boolean" }
 
-/** The Effect Schema expression of a primitive. */
-export const primitiveSchema = (node: PrimitiveNode): string => {
+/** The Effect Schema checks of a node's bounds, in a fixed order. */
+const schemaChecks = (node: PrimitiveNode): Array<string> => {
   const checks: Array<string> = []
   if (node.minimum !== undefined) checks.push(`Schema.isGreaterThanOrEqualTo(${node.minimum})`)
+  if (node.exclusiveMinimum !== undefined) checks.push(`Schema.isGreaterThan(${node.exclusiveMinimum})`)
   if (node.maximum !== undefined) checks.push(`Schema.isLessThanOrEqualTo(${node.maximum})`)
+  if (node.exclusiveMaximum !== undefined) checks.push(`Schema.isLessThan(${node.exclusiveMaximum})`)
+  if (node.minLength !== undefined) checks.push(`Schema.isMinLength(${node.minLength})`)
+  if (node.maxLength !== undefined) checks.push(`Schema.isMaxLength(${node.maxLength})`)
+  return checks
+}
+
+/** The Effect Schema expression of a primitive. */
+export const primitiveSchema = (node: PrimitiveNode): string => {
+  const checks = schemaChecks(node)
   return checks.length === 0 ? base[node.kind] : `${base[node.kind]}.check(${checks.join(", ")})`
 }
 
@@ -38,6 +53,10 @@ export const primitiveGuard = (node: PrimitiveNode, value: string): string => {
   if (node.kind === "integer") checks.push(`typeof ${value} === "number"`, `Number.isSafeInteger(${value})`)
   else checks.push(`typeof ${value} === ${JSON.stringify(node.kind)}`)
   if (node.minimum !== undefined) checks.push(`${value} >= ${node.minimum}`)
+  if (node.exclusiveMinimum !== undefined) checks.push(`${value} > ${node.exclusiveMinimum}`)
   if (node.maximum !== undefined) checks.push(`${value} <= ${node.maximum}`)
+  if (node.exclusiveMaximum !== undefined) checks.push(`${value} < ${node.exclusiveMaximum}`)
+  if (node.minLength !== undefined) checks.push(`${value}.length >= ${node.minLength}`)
+  if (node.maxLength !== undefined) checks.push(`${value}.length <= ${node.maxLength}`)
   return checks.join(" && ")
 }

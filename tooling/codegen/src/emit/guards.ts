@@ -1,7 +1,8 @@
 /**
  * `guards.ts`: compiled validators. For each component, `isX(u): u is XEncoded`, a plain function that checks
- * the wire form without allocating (the same verdict as `Schema.is(Schema.toEncoded(X))`), and
- * `normalizeX(x): X`, which turns wire quirks (the string `"null"`) into their decoded values in place.
+ * the wire form without allocating (the same verdict as `Schema.is(Schema.toEncoded(X))`), and, only for a schema
+ * whose decoded form differs from the wire's, `normalizeX(x): X`, which turns wire quirks (the string `"null"` of
+ * `x-decode-to-null`) into their decoded values in place.
  * Nested objects and arrays get private helper functions, so every check is a loop or a comparison.
  */
 import { arrayGuardBody } from "../constructs/arrays.ts"
@@ -75,20 +76,15 @@ const guardBody = (node: Node, writer: GuardWriter): string => {
 /** Writes `guards.ts`. */
 export const emitGuards = (model: Model, options: EmitOptions): string => {
   const { identifier, since } = options
-  const ids = model.components.map((c) => identifier(c.name))
-  const out: Array<string> = [
-    header(options.source),
-    `import type { ${ids
-      .flatMap((id) => [id, `${id}Encoded`])
-      .sort()
-      .join(", ")} } from "./schemas.ts"`,
-    "",
-  ]
+  // The decoded type is imported only for the components that have a normalizer.
+  const imported: Array<string> = []
+  const out: Array<string> = []
   for (const c of model.components) {
     const id = identifier(c.name)
     const writer = guardWriter(identifier, `is${id}`)
     const body = guardBody(c.node, writer)
     const normalized = needsNormalize(c.node, model)
+    imported.push(`${id}Encoded`, ...(normalized ? [id] : []))
     // Computed before the helpers are written: a union member's test may hoist a helper of its own.
     const statements = normalized
       ? normalizeStatements(c.node, model, identifier, writer.expression, "x", (e) => `y = ${e}`, 0)
@@ -102,18 +98,19 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
       "",
       ...writer.helpers.flatMap((h) => [h, ""]),
     )
-    out.push(
-      jsdoc(
-        normalized
-          ? `Turns a \`${c.name}\` that passed {@link is${id}} into its decoded form, in place (the wire's \`"null"\`\nstrings become \`null\`), as \`Schema.decodeSync(${id})\` would but without copying.`
-          : `Returns a \`${c.name}\` that passed {@link is${id}} as its decoded form (they are the same for this schema).`,
-        [`@category normalizers`, `@since ${since}`],
-      ),
-      normalized
-        ? `export function normalize${id}(x: ${id}Encoded): ${id} {\n  let y: unknown = x\n  ${statements.join("\n  ")}\n  return y as ${id}\n}`
-        : `export function normalize${id}(x: ${id}Encoded): ${id} {\n  return x\n}`,
-      "",
-    )
+    // A normalizer only where the decoded form differs from the wire's: elsewhere the guard's value is the decoded one.
+    if (normalized) {
+      out.push(
+        jsdoc(
+          `Turns a \`${c.name}\` that passed {@link is${id}} into its decoded form, in place (the wire's \`"null"\`\nstrings become \`null\`), as \`Schema.decodeSync(${id})\` would but without copying.`,
+          [`@category normalizers`, `@since ${since}`],
+        ),
+        `export function normalize${id}(x: ${id}Encoded): ${id} {\n  let y: unknown = x\n  ${statements.join("\n  ")}\n  return y as ${id}\n}`,
+        "",
+      )
+    }
   }
-  return out.join("\n")
+  return [header(options.source), `import type { ${imported.sort().join(", ")} } from "./schemas.ts"`, "", ...out].join(
+    "\n",
+  )
 }

@@ -59,13 +59,13 @@ export interface ResponseSpec<A> {
 
 export const completionResponse: ResponseSpec<Core.CompletionResponse> = {
   guard: Core.isCompletionResponse,
-  normalize: Core.normalizeCompletionResponse,
+  normalize: (u) => u,
   schema: Core.CompletionResponse,
 }
 
 export const chatResponse: ResponseSpec<Core.ChatCompletionResponse> = {
   guard: Core.isChatCompletionResponse,
-  normalize: Core.normalizeChatCompletionResponse,
+  normalize: (u) => u,
   schema: Core.ChatCompletionResponse,
 }
 

@@ -31,7 +31,7 @@ export const parseErrorBody = (text: string): Core.ErrorBody | undefined => {
   } catch {
     return undefined
   }
-  return Core.isErrorBody(value) ? Core.normalizeErrorBody(value) : undefined
+  return Core.isErrorBody(value) ? value : undefined
 }
 
 /** What the body says, in one line. */
