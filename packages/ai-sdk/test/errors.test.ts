@@ -3,7 +3,7 @@
 // client does not retry); abort closes the connection; bad options fail with errors that name them.
 import assert from "node:assert/strict"
 import { APICallError, InvalidArgumentError, LoadAPIKeyError } from "@ai-sdk/provider"
-import { ApiError, RateLimitError, StreamTruncated } from "@friendli-stream/stream"
+import { ApiError, RateLimitError, StreamTruncated, TimeoutError } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { generateText, streamText } from "ai"
 import { createFriendli } from "../src/index.ts"
@@ -59,6 +59,18 @@ describe("failures inside the stream", () => {
     assert.equal(error.isRetryable, error.cause.retryable)
     assert.ok(APICallError.isInstance(thrown))
     assert.ok(!parts.some((p) => p.type === "finish"))
+  })
+  it("a stream that sends only keep-alives fails after idleTimeoutMs with our TimeoutError, and the connection is closed", async () => {
+    const friendli = h.provider("stall:2,keepalive:50", { idleTimeoutMs: 300 })
+    const result = streamText({ model: friendli(MODEL), prompt: "Tell me a story", onError: () => {} })
+    const { parts, thrown } = await drain(result.fullStream)
+    const error = parts.find((p) => p.type === "error")?.error
+    assert.ok(error instanceof TimeoutError, String(error))
+    assert.equal(error.reason, "Idle")
+    assert.ok(thrown instanceof TimeoutError)
+    const record = await h.mock.waitForDisconnect(h.mock.lastRequest()!.id, { timeoutMs: 3000 })
+    const comments = record.events.filter((e) => e.type === "comment").length
+    assert.ok(comments > 0, `the mock sent ${comments} keep-alive comments before the client left`)
   })
 })
 
