@@ -26,7 +26,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { type FriendliFailure, failureOf as failure, toAiError } from "./internal/errors.ts"
-import { responseParts, StreamMapper } from "./internal/parts.ts"
+import { foldStreamParts, responseParts, StreamMapper } from "./internal/parts.ts"
 import { chatRequest, type RequestFields } from "./internal/request.ts"
 
 /**
@@ -77,23 +77,34 @@ export const make = (
   Effect.gen(function* () {
     const client = yield* FriendliClient.FriendliClient
     const fields = config.fields ?? {}
+    /** The parts of a streamed request: the chat API, or the tool-assisted one when built-in tools are given. */
+    const streamParts = (options: LanguageModel.ProviderOptions, method: string) =>
+      Stream.suspend(() => {
+        const { body, builtIns } = chatRequest(config.model, fields, options)
+        const request = { ...body, stream_options: { include_usage: true } }
+        const mapper = new StreamMapper(builtIns)
+        const items =
+          builtIns.length > 0
+            ? Stream.map(client.toolAssistedChat.stream(request as never), (item) => mapper.item(item))
+            : Stream.map(client.chat.stream(request), (chunk) => mapper.chunk(chunk))
+        return items.pipe(
+          Stream.flattenIterable,
+          Stream.concat(Stream.suspend(() => Stream.fromIterable(mapper.finish()))),
+          Stream.mapError((error) => toAiError(method, error)),
+        )
+      })
     return yield* LanguageModel.make({
-      generateText: (options) =>
-        client.chat.create(chatRequest(config.model, fields, options).body).pipe(
-          Effect.map(responseParts),
-          Effect.mapError((error) => toAiError("generateText", error)),
-        ),
-      streamText: (options) =>
-        Stream.suspend(() => {
-          const mapper = new StreamMapper()
-          const body = { ...chatRequest(config.model, fields, options).body, stream_options: { include_usage: true } }
-          return client.chat.stream(body).pipe(
-            Stream.map((chunk) => mapper.chunk(chunk)),
-            Stream.flattenIterable,
-            Stream.concat(Stream.suspend(() => Stream.fromIterable(mapper.finish()))),
-            Stream.mapError((error) => toAiError("streamText", error)),
-          )
-        }),
+      generateText: (options) => {
+        const { body, builtIns } = chatRequest(config.model, fields, options)
+        // The tool-assisted API only streams: with built-in tools, the stream is folded into the response.
+        return builtIns.length > 0
+          ? Effect.map(Stream.runCollect(streamParts(options, "generateText")), foldStreamParts)
+          : client.chat.create(body).pipe(
+              Effect.map(responseParts),
+              Effect.mapError((error) => toAiError("generateText", error)),
+            )
+      },
+      streamText: (options) => streamParts(options, "streamText"),
     })
   })
 

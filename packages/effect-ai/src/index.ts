@@ -7,3 +7,5 @@
 
 /** @since 0.2.0 */
 export * as FriendliLanguageModel from "./FriendliLanguageModel.ts"
+/** @since 0.2.0 */
+export * as FriendliTool from "./FriendliTool.ts"

@@ -5,7 +5,7 @@
  * `finish` part (reason, usage with reasoning and cached tokens) last.
  */
 import type { ChatCompletionResponse } from "@friendli-stream/core"
-import type { ChatCompletionStream } from "@friendli-stream/stream"
+import type { ChatCompletionStream, ToolAssistedChatStream } from "@friendli-stream/stream"
 import type * as Response from "effect/ai/Response"
 
 type StreamPart = Response.StreamPartEncoded
@@ -84,8 +84,51 @@ interface OpenCall {
   ended: boolean
 }
 
+const parseResult = (text: string | null | undefined): unknown => {
+  if (text === null || text === undefined) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
 /** Maps the chunks of one stream to parts; `finish()` gives the parts that close it. */
 export class StreamMapper {
+  private readonly builtInNames: ReadonlyMap<string, string>
+
+  constructor(builtIns: ReadonlyArray<{ readonly type: string; readonly name: string }> = []) {
+    this.builtInNames = new Map(builtIns.map((b) => [b.type, b.name]))
+  }
+
+  /** The parts of a tool-assisted stream's item: a chunk, or a built-in tool's status. */
+  item(item: ToolAssistedChatStream.ToolAssistedChatEvent): Array<StreamPart> {
+    // Tool-assisted streams are decoded strictly (the default), so their chunks are Friendli's own.
+    if (item._tag === "Chunk") return this.chunk(item.chunk as ChatCompletionStream.ChatCompletionChunk)
+    const status = item.status
+    const name = this.builtInNames.get(status.name) ?? status.name
+    const common = { id: status.tool_call_id, name, providerExecuted: true }
+    switch (status.status) {
+      case "STARTED":
+        return [
+          { type: "tool-call", ...common, params: Object.fromEntries(status.parameters.map((p) => [p.name, p.value])) },
+        ]
+      case "ENDED":
+        return [{ type: "tool-result", ...common, result: parseResult(status.result), isFailure: false }]
+      case "ERRORED":
+        return [
+          {
+            type: "tool-result",
+            ...common,
+            result: status.error ? { type: status.error.type, message: status.error.msg } : "The tool failed.",
+            isFailure: true,
+          },
+        ]
+      default:
+        return []
+    }
+  }
+
   private metadataSent = false
   private textOpen = false
   private reasoningOpen = false
@@ -193,5 +236,43 @@ export const responseParts = (response: ChatCompletionResponse): Array<Part> => 
     })
   }
   out.push({ type: "finish", reason: finishReasonOf(choice?.finish_reason), usage: usageOf(response.usage) })
+  return out
+}
+
+/** The parts of a whole response, folded from a stream's parts (deltas joined into one text and one reasoning). */
+export const foldStreamParts = (parts: ReadonlyArray<StreamPart>): Array<Part> => {
+  const out: Array<Part> = []
+  let text = ""
+  let reasoning = ""
+  const flush = () => {
+    if (reasoning !== "") out.push({ type: "reasoning", text: reasoning })
+    if (text !== "") out.push({ type: "text", text })
+    reasoning = ""
+    text = ""
+  }
+  for (const part of parts) {
+    switch (part.type) {
+      case "text-delta":
+        if (reasoning !== "") flush()
+        text += part.delta
+        break
+      case "reasoning-delta":
+        if (text !== "") flush()
+        reasoning += part.delta
+        break
+      case "tool-call":
+      case "tool-result":
+      case "response-metadata":
+        flush()
+        out.push(part)
+        break
+      case "finish":
+        flush()
+        out.push(part)
+        break
+      default:
+        break
+    }
+  }
   return out
 }

@@ -13,12 +13,22 @@ export type RequestFields = Partial<
   Omit<ChatCompletionRequest, "model" | "messages" | "tools" | "tool_choice" | "stream">
 >
 
-/** The body of one request, and the names of the parts of the prompt that could not be sent. */
+/** A built-in tool of the call: Friendli's type and the toolkit's name of it. */
+export interface BuiltIn {
+  readonly type: string
+  readonly name: string
+}
+
+/** The body of one request, its built-in tools, and the parts of the prompt that could not be sent. */
 export const chatRequest = (
   model: string,
   fields: RequestFields,
   options: LanguageModel.ProviderOptions,
-): { readonly body: ChatCompletionRequest; readonly unsupported: ReadonlyArray<string> } => {
+): {
+  readonly body: ChatCompletionRequest
+  readonly builtIns: ReadonlyArray<BuiltIn>
+  readonly unsupported: ReadonlyArray<string>
+} => {
   const { messages, unsupported } = toMessages(options.prompt)
   const choice = options.toolChoice
   const allowed = typeof choice === "object" && "oneOf" in choice ? new Set<string>(choice.oneOf) : undefined
@@ -32,9 +42,18 @@ export const chatRequest = (
         parameters: Tool.getJsonSchema(tool) as Record<string, unknown>,
       },
     }))
+  const builtIns: Array<BuiltIn> = []
+  const builtInTools: Array<Record<string, unknown>> = []
+  for (const tool of options.tools) {
+    if (!Tool.isProviderDefined(tool) || !tool.id.startsWith("friendli.")) continue
+    const type = tool.providerName
+    builtIns.push({ type, name: tool.name })
+    const files = (tool.args as { readonly files?: ReadonlyArray<string> } | undefined)?.files
+    builtInTools.push(type === "file:text" ? { type, files: [...(files ?? [])] } : { type })
+  }
   const body: Record<string, unknown> = { ...fields, model, messages }
-  if (tools.length > 0) {
-    body.tools = tools
+  if (tools.length > 0 || builtInTools.length > 0) {
+    body.tools = [...tools, ...builtInTools]
     body.tool_choice =
       typeof choice === "string"
         ? choice
@@ -48,5 +67,5 @@ export const chatRequest = (
       json_schema: { schema: Tool.getJsonSchemaFromSchema(options.responseFormat.schema) as Record<string, unknown> },
     }
   }
-  return { body: body as ChatCompletionRequest, unsupported }
+  return { body: body as ChatCompletionRequest, builtIns, unsupported }
 }
