@@ -29,6 +29,8 @@ import { tools } from "./Tools.ts"
  * - `fetch`: the `fetch` every request goes through (default: the global one).
  * - `headers`: extra headers on every request.
  * - `firstByteTimeoutMs`, `idleTimeoutMs`: the client's timeouts (default 60 s each; keep-alives do not count).
+ * - `validation`: `"strict"` (default: Friendli's schemas) or `"compatible"` (another OpenAI-compatible server's
+ *   chunks, read leniently: `finish_reason` of any word, `delta.reasoning`, Mistral's content parts, …).
  *
  * @since 0.2.0
  */
@@ -49,6 +51,8 @@ export interface FriendliProviderSettings {
   readonly firstByteTimeoutMs?: number | undefined
   /** @since 0.2.0 */
   readonly idleTimeoutMs?: number | undefined
+  /** @since 0.2.0 */
+  readonly validation?: "strict" | "compatible" | undefined
 }
 
 /**
@@ -94,6 +98,7 @@ export interface FriendliProvider extends ProviderV4 {
 export const createFriendli = (settings: FriendliProviderSettings = {}): FriendliProvider => {
   const call = (deployment: FriendliProviderSettings["deployment"]): CallSettings => ({
     fetch: settings.fetch,
+    validation: settings.validation ?? "strict",
     client: {
       token: settings.token,
       team: settings.teamId,

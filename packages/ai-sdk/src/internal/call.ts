@@ -21,6 +21,8 @@ import { toCallError } from "./errors.ts"
 export interface CallSettings {
   readonly client: ClientOptions
   readonly fetch: FriendliClient.FetchFunction | undefined
+  /** How chunks are checked: Friendli's schemas, or leniently for other OpenAI-compatible servers. */
+  readonly validation: "strict" | "compatible"
 }
 
 /** An opened stream: the first item (or none), the rest, and the response's headers. */

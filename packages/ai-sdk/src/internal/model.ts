@@ -64,12 +64,14 @@ export class FriendliLanguageModel implements LanguageModelV4 {
       resolved,
       path,
       body,
-      (client): Stream.Stream<unknown, unknown> =>
-        this.kind === "completion"
-          ? client.completions.stream(prepared.body as never)
+      (client): Stream.Stream<unknown, unknown> => {
+        const decode = { validation: this.config.settings.validation } as never
+        return this.kind === "completion"
+          ? client.completions.stream(prepared.body as never, decode)
           : builtIn
-            ? client.toolAssistedChat.stream(prepared.body as never)
-            : client.chat.stream(prepared.body as never),
+            ? client.toolAssistedChat.stream(prepared.body as never, decode)
+            : client.chat.stream(prepared.body as never, decode)
+      },
       options.abortSignal,
     )
     const mapper = new PartMapper(this.kind, prepared.builtIns, options.includeRawChunks === true)
