@@ -80,7 +80,11 @@ const builtIn =
     inputSchema: anyObject,
   })
 
-/** The built-in type of a provider tool id (`friendli.web:search` -> `web:search`), or `undefined`. */
+/**
+ * The built-in type of a provider tool id (`friendli.web:search` -> `web:search`), or `undefined`.
+ *
+ * @since 0.2.0
+ */
 export const builtInTypeOf = (id: string): BuiltInToolType | undefined =>
   id.startsWith("friendli.") && (BUILT_IN_TYPES as ReadonlyArray<string>).includes(id.slice(9))
     ? (id.slice(9) as BuiltInToolType)
