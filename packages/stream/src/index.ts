@@ -26,6 +26,8 @@ export * as JsonEvents from "./JsonEvents.ts"
 export { decodeJsonEvents } from "./JsonEvents.ts"
 /** @since 0.1.0 */
 export * from "./PromiseClient.ts"
+/** @since 0.2.0 */
+export * from "./Retryable.ts"
 /** @since 0.1.0 */
 export * as Sse from "./Sse.ts"
 /** @since 0.1.0 */

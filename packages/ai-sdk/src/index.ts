@@ -1,0 +1,13 @@
+/**
+ * `@friendli-stream/ai-sdk`: a Vercel AI SDK provider for FriendliAI (serverless, dedicated, container) and
+ * OpenAI-compatible servers, on `@friendli-stream/stream`'s decoder and client.
+ *
+ * @since 0.2.0
+ */
+
+/** @since 0.2.0 */
+export * from "./FriendliProvider.ts"
+/** @since 0.2.0 */
+export type { FriendliProviderOptions } from "./internal/options.ts"
+/** @since 0.2.0 */
+export * from "./Tools.ts"

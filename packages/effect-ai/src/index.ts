@@ -1,0 +1,11 @@
+/**
+ * `@friendli-stream/effect-ai`: `effect/ai`'s `LanguageModel` for FriendliAI and OpenAI-compatible servers, on
+ * `@friendli-stream/stream`'s client.
+ *
+ * @since 0.2.0
+ */
+
+/** @since 0.2.0 */
+export * as FriendliLanguageModel from "./FriendliLanguageModel.ts"
+/** @since 0.2.0 */
+export * as FriendliTool from "./FriendliTool.ts"
