@@ -114,7 +114,7 @@ export class ResponsesAccumulator {
           : []
     let text = ""
     for (const item of output) {
-      if (item.type !== "message" || item.content === undefined) continue
+      if (item.type !== "message" || !Array.isArray(item.content)) continue
       for (const part of item.content) if (part.type === "output_text") text += str(part.text) ?? ""
     }
     return {
@@ -133,7 +133,7 @@ export class ResponsesAccumulator {
     const before = this.items.get(index)
     const item = copyItem({ ...before, ...done })
     // The done item's own fields win; what only the deltas built (a server that omits them at the end) is kept.
-    if (done.content === undefined && before?.content !== undefined) item.content = before.content
+    if (done.content == null && before?.content != null) item.content = before.content
     if (done.arguments === undefined && before?.arguments !== undefined) item.arguments = before.arguments
     this.items.set(index, item)
     if (item.type === "function_call") parseArguments(item, index)
@@ -150,7 +150,8 @@ export class ResponsesAccumulator {
 
   private contentOf(e: Json): Array<Json> {
     const item = this.item(num(e.output_index), "message")
-    if (item.content === undefined) item.content = []
+    // A reasoning item may come with `content: null`.
+    if (!Array.isArray(item.content)) item.content = []
     return item.content
   }
 
