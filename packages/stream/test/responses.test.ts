@@ -72,6 +72,18 @@ describe("Responses streams", () => {
     assert.deepEqual(acc.result(), response)
   })
 
+  it("parses a call's arguments at response.completed when the server sent no done event for it", async () => {
+    const events = responsesEvents().filter((e) => e.type !== "response.function_call_arguments.done")
+    const result = await fold(sseEvents(events))
+    assert.ok(Result.isSuccess(result), String(Result.isFailure(result) && result.failure))
+    assert.deepEqual(result.success.output[2]?.parsed_arguments, { city: "Seoul" })
+    // Before the response completed, the call is not done: its arguments stay unparsed.
+    const acc = ResponsesStream.accumulator()
+    for (const e of events.slice(0, -1)) acc.add(e as ResponsesStream.ResponsesStreamEvent)
+    assert.equal(acc.result().output[2]?.parsed_arguments, undefined)
+    assert.equal(acc.result().output[2]?.arguments, '{"city":"Seoul"}')
+  })
+
   it("is StreamTruncated at every cut before response.completed, after every whole event", async () => {
     const events = responsesEvents()
     const cuts = await checkEveryCut(fronts, sseEvents(events), events, () => "response.completed")
