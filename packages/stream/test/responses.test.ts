@@ -7,6 +7,7 @@ import {
   ChunkDecodeError,
   decodeResponsesStream,
   ResponsesStream,
+  SseError,
   StreamTruncated,
   ToolInputError,
 } from "../src/index.ts"
@@ -171,6 +172,17 @@ describe("Responses streams", () => {
     assert.equal(error.reason, "SchemaMismatch")
     assert.ok(error.message.includes('"response.output_text.delta"'), error.message)
     assert.ok(error.explanation.includes("delta"), error.explanation)
+    assert.deepEqual(items, events.slice(0, 10))
+  })
+
+  it("fails an event longer than maxEventBytes with SseError EventTooLarge, after the events before it", async () => {
+    const events = responsesEvents()
+    const long = { ...(events[10] as object), delta: "x".repeat(5_000) }
+    const { items, error } = await decodeBoth(fronts, sseEvents([...events.slice(0, 10), long]), {
+      maxEventBytes: 4_096,
+    })
+    assert.ok(error instanceof SseError, String(error))
+    assert.equal(error.reason, "EventTooLarge")
     assert.deepEqual(items, events.slice(0, 10))
   })
 
