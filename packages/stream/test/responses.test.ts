@@ -47,6 +47,11 @@ describe("Responses streams", () => {
     for await (const e of decodeResponsesStream(body.body)) after.push(e)
     assert.deepEqual(after, events)
     assert.equal(body.state.cancelled, true)
+    // The same in one read, an oversized line after the end included.
+    const oneRead = `${sseEvents(events)}data: not json\n\ndata: ${"x".repeat(5_000)}\n\n`
+    const tail = await decodeBoth(fronts, oneRead, { maxEventBytes: 4_096 })
+    assert.equal(tail.error, undefined, String(tail.error))
+    assert.deepEqual(tail.items, events)
   })
 
   it("folds a stream into its response: reasoning, text and a function call with its arguments parsed", async () => {
