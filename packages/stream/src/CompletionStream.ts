@@ -10,7 +10,7 @@ import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOp
 import * as Acc from "./internal/accumulate.ts"
 import { bodyStream, dualDecode } from "./internal/fronts.ts"
 import { completionCodec } from "./internal/schemas.ts"
-import type { ReadableByteStream } from "./Sse.ts"
+import type { ByteStreamLike } from "./Sse.ts"
 import type { DecodeError } from "./StreamError.ts"
 
 /**
@@ -72,13 +72,13 @@ export const decode: {
  * @since 0.1.0
  */
 export const fromReadableStream: {
-  (body: ReadableByteStream, options?: StrictOptions): Stream.Stream<CompletionChunk, DecodeError>
-  (body: ReadableByteStream, options: CompatibleOptions): Stream.Stream<CompatibleCompletionChunk, DecodeError>
+  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<CompletionChunk, DecodeError>
+  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleCompletionChunk, DecodeError>
   (
-    body: ReadableByteStream,
+    body: ByteStreamLike,
     options: DecodeOptions,
   ): Stream.Stream<CompletionChunk | CompatibleCompletionChunk, DecodeError>
-} = ((body: ReadableByteStream, options?: DecodeOptions) => bodyStream(body, completionCodec, options)) as never
+} = ((body: ByteStreamLike, options?: DecodeOptions) => bodyStream(body, completionCodec, options)) as never
 
 /**
  * Folds a stream of chunks into the final completion, per choice `index`: text concatenated, token ids collected,

@@ -8,7 +8,7 @@ import type * as Stream from "effect/Stream"
 import type { DecodeOptions } from "./DecodeOptions.ts"
 import { guardedCodec } from "./internal/codec.ts"
 import { bodyStream, jsonTransform } from "./internal/fronts.ts"
-import type { ReadableByteStream } from "./Sse.ts"
+import type { ByteStreamLike } from "./Sse.ts"
 import type { DecodeError } from "./StreamError.ts"
 
 /**
@@ -75,7 +75,7 @@ export const decodeJsonEvents: {
  * @since 0.1.0
  */
 export const fromReadableStream = <A, I>(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   spec: JsonEventSpec<A, I>,
   options?: DecodeOptions,
 ): Stream.Stream<A, DecodeError> => {

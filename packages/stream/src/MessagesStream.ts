@@ -14,7 +14,7 @@ import * as Acc from "./internal/accumulateMessages.ts"
 import { bodyStream, dualDecode } from "./internal/fronts.ts"
 import { messages } from "./internal/protocolFronts.ts"
 import type { CompatibleMessagesEvent, StrictMessagesEvent } from "./internal/protocols/messages.ts"
-import type { ReadableByteStream } from "./Sse.ts"
+import type { ByteStreamLike } from "./Sse.ts"
 import type { DecodeError, ToolInputError } from "./StreamError.ts"
 import type { UnknownStreamEvent } from "./UnknownStreamEvent.ts"
 
@@ -85,13 +85,13 @@ export const decode: {
  * @since 0.2.0
  */
 export const fromReadableStream: {
-  (body: ReadableByteStream, options?: StrictOptions): Stream.Stream<MessagesStreamEvent, DecodeError>
-  (body: ReadableByteStream, options: CompatibleOptions): Stream.Stream<CompatibleMessagesStreamEvent, DecodeError>
+  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<MessagesStreamEvent, DecodeError>
+  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleMessagesStreamEvent, DecodeError>
   (
-    body: ReadableByteStream,
+    body: ByteStreamLike,
     options: DecodeOptions,
   ): Stream.Stream<MessagesStreamEvent | CompatibleMessagesStreamEvent, DecodeError>
-} = ((body: ReadableByteStream, options?: DecodeOptions) =>
+} = ((body: ByteStreamLike, options?: DecodeOptions) =>
   bodyStream(body, messages.choose, options, messages.end)) as never
 
 /**

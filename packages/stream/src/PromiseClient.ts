@@ -21,9 +21,9 @@ import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } 
 import * as CompletionStream from "./CompletionStream.ts"
 import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import * as FriendliClient from "./FriendliClient.ts"
+import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/client/globals.ts"
 import type { Accumulator } from "./internal/client/handle.ts"
-import { StreamHandle as Handle, runOrThrow } from "./internal/client/handle.ts"
-import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/client/web.ts"
+import { EffectStreamHandle, runOrThrow } from "./internal/client/handle.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
 
 /**
@@ -38,7 +38,7 @@ export type AbortSignalInput = AbortSignalLike
  *
  * @since 0.1.0
  */
-export type ByteReadableStream = WebReadableStream
+export type GlobalReadableStream = WebReadableStream
 
 /**
  * A `Response` as your program types it (the DOM, `@types/node`, Deno, Bun or Workers type).
@@ -94,7 +94,7 @@ export interface StreamHandle<A, F> extends AsyncIterable<A> {
   /** The response the stream folds into (every item, delivered or not yet read). @since 0.1.0 */
   finalCompletion(): Promise<F>
   /** The stream re-encoded as server-sent events (`data: {json}` ... `data: [DONE]`; a failure as `event: error`). @since 0.1.0 */
-  toReadableStream(): ByteReadableStream
+  toReadableStream(): GlobalReadableStream
   /**
    * Answers an HTTP request with the stream: waits for the first item, then resolves to a `200 text/event-stream`
    * response (`cache-control: no-cache`) whose body is `toReadableStream()`'s server-sent events, passed on as they
@@ -230,7 +230,7 @@ export const makePromiseClient = (
     acc: Accumulator<A, F>,
     signal: AbortSignalInput | undefined,
   ): StreamHandle<A, F> =>
-    new Handle(runtime, Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)), acc, signal)
+    new EffectStreamHandle(runtime, Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)), acc, signal)
   const run = <A, E>(
     effect: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
     signal: AbortSignalInput | undefined,

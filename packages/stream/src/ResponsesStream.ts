@@ -14,7 +14,7 @@ import * as Acc from "./internal/accumulateResponses.ts"
 import { bodyStream, dualDecode } from "./internal/fronts.ts"
 import { responses } from "./internal/protocolFronts.ts"
 import type { CompatibleResponsesEvent } from "./internal/protocols/responses.ts"
-import type { ReadableByteStream } from "./Sse.ts"
+import type { ByteStreamLike } from "./Sse.ts"
 import type { DecodeError, ToolInputError } from "./StreamError.ts"
 import type { UnknownStreamEvent } from "./UnknownStreamEvent.ts"
 
@@ -85,13 +85,13 @@ export const decode: {
  * @since 0.2.0
  */
 export const fromReadableStream: {
-  (body: ReadableByteStream, options?: StrictOptions): Stream.Stream<ResponsesStreamEvent, DecodeError>
-  (body: ReadableByteStream, options: CompatibleOptions): Stream.Stream<CompatibleResponsesStreamEvent, DecodeError>
+  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<ResponsesStreamEvent, DecodeError>
+  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleResponsesStreamEvent, DecodeError>
   (
-    body: ReadableByteStream,
+    body: ByteStreamLike,
     options: DecodeOptions,
   ): Stream.Stream<ResponsesStreamEvent | CompatibleResponsesStreamEvent, DecodeError>
-} = ((body: ReadableByteStream, options?: DecodeOptions) =>
+} = ((body: ByteStreamLike, options?: DecodeOptions) =>
   bodyStream(body, responses.choose, options, responses.end)) as never
 
 /**

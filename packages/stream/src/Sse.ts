@@ -5,12 +5,12 @@
  */
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
+import type { ByteStream } from "./internal/byteStream.ts"
 import { decodeStream } from "./internal/channel.ts"
 import { Decoder } from "./internal/decoder.ts"
 import { resolveOptions } from "./internal/options.ts"
 import { fromBody } from "./internal/source.ts"
 import { type SseEvent as SseEvent_, SseStage } from "./internal/sseStage.ts"
-import type { ByteStream } from "./internal/web.ts"
 import type { SseError } from "./StreamError.ts"
 
 /**
@@ -40,7 +40,7 @@ export interface SseOptions {
  *
  * @since 0.1.0
  */
-export type ReadableByteStream = ByteStream
+export type ByteStreamLike = ByteStream
 
 const makeDecoder = (options: SseOptions | undefined) => {
   const { maxEventBytes } = resolveOptions(options)
@@ -77,5 +77,5 @@ export const decode: {
  *
  * @since 0.1.0
  */
-export const fromReadableStream = (body: ReadableByteStream, options?: SseOptions): Stream.Stream<SseEvent, SseError> =>
+export const fromReadableStream = (body: ByteStreamLike, options?: SseOptions): Stream.Stream<SseEvent, SseError> =>
   fromBody(body, makeDecoder(options)) as Stream.Stream<SseEvent, SseError>

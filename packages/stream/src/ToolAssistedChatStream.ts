@@ -9,7 +9,7 @@ import type * as Stream from "effect/Stream"
 import type { DecodeOptions } from "./DecodeOptions.ts"
 import { bodyStream, dualDecode } from "./internal/fronts.ts"
 import * as Internal from "./internal/schemas.ts"
-import type { ReadableByteStream } from "./Sse.ts"
+import type { ByteStreamLike } from "./Sse.ts"
 import type { DecodeError } from "./StreamError.ts"
 
 /**
@@ -47,6 +47,6 @@ export const decode: {
  * @since 0.1.0
  */
 export const fromReadableStream = (
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): Stream.Stream<ToolAssistedChatEvent, DecodeError> => bodyStream(body, Internal.toolAssistedCodec, options)

@@ -14,7 +14,7 @@ import * as Acc from "./internal/accumulateTranscription.ts"
 import { bodyStream, dualDecode } from "./internal/fronts.ts"
 import { transcription } from "./internal/protocolFronts.ts"
 import type { CompatibleTranscriptionEvent } from "./internal/protocols/transcription.ts"
-import type { ReadableByteStream } from "./Sse.ts"
+import type { ByteStreamLike } from "./Sse.ts"
 import type { DecodeError } from "./StreamError.ts"
 import type { UnknownStreamEvent } from "./UnknownStreamEvent.ts"
 
@@ -80,13 +80,13 @@ export const decode: {
  * @since 0.2.0
  */
 export const fromReadableStream: {
-  (body: ReadableByteStream, options?: StrictOptions): Stream.Stream<TranscriptionStreamEvent, DecodeError>
-  (body: ReadableByteStream, options: CompatibleOptions): Stream.Stream<CompatibleTranscriptionStreamEvent, DecodeError>
+  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<TranscriptionStreamEvent, DecodeError>
+  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleTranscriptionStreamEvent, DecodeError>
   (
-    body: ReadableByteStream,
+    body: ByteStreamLike,
     options: DecodeOptions,
   ): Stream.Stream<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent, DecodeError>
-} = ((body: ReadableByteStream, options?: DecodeOptions) =>
+} = ((body: ByteStreamLike, options?: DecodeOptions) =>
   bodyStream(body, transcription.choose, options, transcription.end)) as never
 
 /**

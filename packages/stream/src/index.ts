@@ -5,6 +5,8 @@
  */
 
 /** @since 0.1.0 */
+export * from "./AsyncIterables.ts"
+/** @since 0.1.0 */
 export * as ChatCompletionStream from "./ChatCompletionStream.ts"
 /** @since 0.1.0 */
 export * from "./ClientError.ts"
@@ -14,8 +16,6 @@ export * from "./ClientOptions.ts"
 export * as CompletionStream from "./CompletionStream.ts"
 /** @since 0.1.0 */
 export * from "./DecodeOptions.ts"
-/** @since 0.1.0 */
-export * from "./Facade.ts"
 /** @since 0.1.0 */
 export * as FetchAdapter from "./FetchAdapter.ts"
 /** @since 0.1.0 */

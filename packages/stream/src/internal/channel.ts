@@ -9,9 +9,9 @@ import * as Effect from "effect/Effect"
 import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import { type DecodeError, StreamError } from "../StreamError.ts"
+import { now } from "./byteStream.ts"
 import type { Decoder } from "./decoder.ts"
 import type { IdleLimit } from "./idle.ts"
-import { now } from "./web.ts"
 
 type Batch<A> = Arr.NonEmptyReadonlyArray<A>
 

@@ -3,7 +3,7 @@
  */
 
 /** The data of the event that ends a stream. */
-export const DONE = "[DONE]"
+export const DONE_DATA = "[DONE]"
 
 /** Whether an event's data is the end sentinel. */
-export const isDone = (data: string): boolean => data.length === 6 && data === DONE
+export const isDone = (data: string): boolean => data.length === 6 && data === DONE_DATA

@@ -2,6 +2,7 @@
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import type { DecodeError } from "../StreamError.ts"
+import type { ByteStream } from "./byteStream.ts"
 import { decodeStream } from "./channel.ts"
 import { type Codec, forOneStream } from "./codec.ts"
 import { Decoder } from "./decoder.ts"
@@ -9,7 +10,6 @@ import type { IdleLimit } from "./idle.ts"
 import { type EndTracker, JsonStage } from "./json.ts"
 import { type DecodeOptions, resolveOptions } from "./options.ts"
 import { fromBody, type OpenBody, openBody } from "./source.ts"
-import type { ByteStream } from "./web.ts"
 
 /** A fresh end tracker per stream, for a protocol that ends with its own terminal event instead of `[DONE]`. */
 export type MakeEnd<A> = () => EndTracker<A>

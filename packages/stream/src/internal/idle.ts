@@ -3,7 +3,7 @@
  * only records its deadline (a clock read), and the timer, when it fires, either ends the wait or re-arms itself for
  * the time left. So a busy stream costs no timer per pull, and an idle one times out within `ms`.
  */
-import { clearTimer, now, setTimer } from "./web.ts"
+import { clearTimer, now, setTimer } from "./byteStream.ts"
 
 /** How long a pull may wait for its batch, and the failure when it waits longer. */
 export interface IdleLimit<E> {

@@ -1,12 +1,14 @@
 /** The plain facade's `AsyncIterable`: batches from the shared pull loop, handed out one item per `next()`. */
+
+import type { ByteStream } from "./byteStream.ts"
 import type { Codec } from "./codec.ts"
 import { jsonDecoder, type MakeEnd } from "./fronts.ts"
 import type { DecodeOptions } from "./options.ts"
 import { resolveOptions } from "./options.ts"
 import { type BatchWaiter, BodyPuller } from "./pull.ts"
-import type { ByteStream } from "./web.ts"
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
+/** The result `next()` gives once an iterator is finished (one frozen object, shared by every iterator). */
+export const iterationDone: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
 
 /** Hands out one batch's items one `next()` at a time; the waiter of its own pulls (no callbacks made per pull). */
 class BatchIterator<A> implements AsyncIterableIterator<A>, BatchWaiter<A> {
@@ -36,7 +38,7 @@ class BatchIterator<A> implements AsyncIterableIterator<A>, BatchWaiter<A> {
     this.i = out.length > 0 ? 1 : 0
     const resolve = this.resolve as (result: IteratorResult<A>) => void
     this.resolve = this.reject = undefined
-    resolve(out.length > 0 ? { done: false, value: out[0] as A } : DONE)
+    resolve(out.length > 0 ? { done: false, value: out[0] as A } : iterationDone)
   }
 
   readonly fail = (error: unknown): void => {
@@ -48,7 +50,7 @@ class BatchIterator<A> implements AsyncIterableIterator<A>, BatchWaiter<A> {
   /** `break` (or `return`) out of `for await`: the body is cancelled. */
   return(): Promise<IteratorResult<A>> {
     this.items = []
-    return this.puller.cancel().then(() => DONE)
+    return this.puller.cancel().then(() => iterationDone)
   }
 
   [Symbol.asyncIterator](): this {

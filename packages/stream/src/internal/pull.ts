@@ -9,8 +9,8 @@
  * (back-pressure), and nothing depends on how many microtask hops a runtime takes to settle a read.
  */
 import { SseError, StreamError } from "../StreamError.ts"
+import type { ByteReader, ByteStream, ReadResult } from "./byteStream.ts"
 import type { Decoder } from "./decoder.ts"
-import type { ByteReader, ByteStream, ReadResult } from "./web.ts"
 
 /** Receives what one {@link BodyPuller.pull} produced: a batch (empty once the stream has ended) or the failure. */
 export interface BatchWaiter<A> {

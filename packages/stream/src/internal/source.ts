@@ -10,10 +10,10 @@ import type * as Pull from "effect/Pull"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { DecodeError } from "../StreamError.ts"
+import type { ByteStream } from "./byteStream.ts"
 import type { Decoder } from "./decoder.ts"
 import { IdleDeadline, type IdleLimit } from "./idle.ts"
 import { type BatchWaiter, BodyPuller } from "./pull.ts"
-import type { ByteStream } from "./web.ts"
 
 export type BatchPull<A, E> = Pull.Pull<Arr.NonEmptyReadonlyArray<A>, E>
 

@@ -8,7 +8,7 @@
  * `TextDecoder` drops two BOMs when the first one is split across the first two reads (Node 22, Deno, Bun and workerd
  * drop one, as the Encoding standard says), which would turn `\uFEFF\uFEFFdata: x` into an event.
  */
-import { makeTextDecoder } from "./web.ts"
+import { makeTextDecoder } from "./byteStream.ts"
 
 const STREAM = { stream: true } as const
 

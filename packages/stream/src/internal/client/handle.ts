@@ -12,9 +12,8 @@ import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { iterationDone } from "../iterate.ts"
 import type { BatchPull } from "../source.ts"
-import { errorResponse, streamResponse } from "./response.ts"
-import { DONE_EVENT, encodeError, encodeEvent } from "./sse.ts"
 import {
   type AbortSignalLike,
   abortError,
@@ -24,7 +23,9 @@ import {
   makeReadableStream,
   type WebReadableStream,
   type WebResponse,
-} from "./web.ts"
+} from "./globals.ts"
+import { errorResponse, streamResponse } from "./response.ts"
+import { DONE_EVENT, encodeError, encodeEvent } from "./sse.ts"
 
 /** What the handle folds delivered items into. */
 export interface Accumulator<A, F> {
@@ -49,9 +50,8 @@ export const runOrThrow = async <A, E, R>(
   throw Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
 }
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined }
-
-export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
+/** The promise client's `StreamHandle` (PromiseClient.ts), over an Effect stream run on the client's runtime. */
+export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
   private readonly controller = makeAbortController()
   private readonly finished: Promise<F>
   private resolveFinished!: (value: F) => void
@@ -107,7 +107,7 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
       next: () => this.next(),
       return: async () => {
         await this.finish({ _tag: "Aborted", reason: abortError("The stream was closed before its end (break).") })
-        return DONE
+        return iterationDone
       },
     }
   }
@@ -129,7 +129,7 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
     return this.finished
   }
 
-  /** The stream as server-sent events: `data: {chunk}` per item, then `data: [DONE]`, or an `event: error`. */
+  /** The stream as server-sent events: `data: {chunk}` per item, then `data: [iterationDone]`, or an `event: error`. */
   toReadableStream(): WebReadableStream {
     this.claim()
     return this.sse(undefined)
@@ -197,7 +197,7 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
     }
     if (this.ended) {
       if (this.controller.signal.aborted) throw this.controller.signal.reason
-      return DONE
+      return iterationDone
     }
     const signal = this.controller.signal
     try {
@@ -224,7 +224,7 @@ export class StreamHandle<A, E, R, F> implements AsyncIterable<A> {
       }
       if (Cause.isDone(error)) {
         await this.finish({ _tag: "Done" })
-        return DONE
+        return iterationDone
       }
       await this.finish({ _tag: "Failed", error })
       throw error

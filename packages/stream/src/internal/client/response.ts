@@ -6,8 +6,8 @@
 import { InvalidRequestError, StatusError, TimeoutError } from "../../ClientError.ts"
 import { ApiError } from "../../StreamError.ts"
 import { statusRule } from "../status.ts"
+import { type HeadersInitLike, makeResponse, type WebReadableStream, type WebResponse } from "./globals.ts"
 import { errorObject } from "./sse.ts"
-import { type HeadersInitLike, makeResponse, type WebReadableStream, type WebResponse } from "./web.ts"
 
 /**
  * The status of a failure before the first item: the upstream's own for a request-side 4xx, 400 for a request

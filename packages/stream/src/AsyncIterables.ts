@@ -12,7 +12,7 @@ import { messages, responses, transcription } from "./internal/protocolFronts.ts
 import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
 import type { CompatibleMessagesStreamEvent, MessagesStreamEvent } from "./MessagesStream.ts"
 import type { CompatibleResponsesStreamEvent, ResponsesStreamEvent } from "./ResponsesStream.ts"
-import type { ReadableByteStream } from "./Sse.ts"
+import type { ByteStreamLike } from "./Sse.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
 import type { CompatibleTranscriptionStreamEvent, TranscriptionStreamEvent } from "./TranscriptionStream.ts"
 
@@ -29,22 +29,19 @@ import type { CompatibleTranscriptionStreamEvent, TranscriptionStreamEvent } fro
  *
  * @since 0.1.0
  */
-export function decodeCompletionStream(
-  body: ReadableByteStream,
-  options?: StrictOptions,
-): AsyncIterable<CompletionChunk>
+export function decodeCompletionStream(body: ByteStreamLike, options?: StrictOptions): AsyncIterable<CompletionChunk>
 /** With `validation: "compatible"`: lenient OpenAI-compatible chunks. @since 0.1.0 */
 export function decodeCompletionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleCompletionChunk>
 /** With the validation chosen at run time: either kind of chunk. @since 0.1.0 */
 export function decodeCompletionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<CompletionChunk | CompatibleCompletionChunk>
 export function decodeCompletionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<CompletionChunk | CompatibleCompletionChunk> {
   return iterateBody(body, completionCodec(options), options)
@@ -56,21 +53,21 @@ export function decodeCompletionStream(
  * @since 0.1.0
  */
 export function decodeChatCompletionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: StrictOptions,
 ): AsyncIterable<ChatCompletionChunk>
 /** With `validation: "compatible"`: lenient OpenAI-compatible chunks. @since 0.1.0 */
 export function decodeChatCompletionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleChatCompletionChunk>
 /** With the validation chosen at run time: either kind of chunk. @since 0.1.0 */
 export function decodeChatCompletionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<ChatCompletionChunk | CompatibleChatCompletionChunk>
 export function decodeChatCompletionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<ChatCompletionChunk | CompatibleChatCompletionChunk> {
   return iterateBody(body, chatCodec(options), options)
@@ -82,7 +79,7 @@ export function decodeChatCompletionStream(
  * @since 0.1.0
  */
 export const decodeToolAssistedChatStream = (
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<ToolAssistedChatEvent> => {
   const codec = toolAssistedCodec(options)
@@ -105,21 +102,21 @@ export const decodeToolAssistedChatStream = (
  * @since 0.2.0
  */
 export function decodeResponsesStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: StrictOptions,
 ): AsyncIterable<ResponsesStreamEvent>
 /** With `validation: "compatible"`: any Responses server's events, unknown types included. @since 0.2.0 */
 export function decodeResponsesStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleResponsesStreamEvent>
 /** With the validation chosen at run time: either kind of event. @since 0.2.0 */
 export function decodeResponsesStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<ResponsesStreamEvent | CompatibleResponsesStreamEvent>
 export function decodeResponsesStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<ResponsesStreamEvent | CompatibleResponsesStreamEvent> {
   return iterateBody(body, responses.choose(options), options, responses.end) as never
@@ -139,22 +136,19 @@ export function decodeResponsesStream(
  *
  * @since 0.2.0
  */
-export function decodeMessagesStream(
-  body: ReadableByteStream,
-  options?: StrictOptions,
-): AsyncIterable<MessagesStreamEvent>
+export function decodeMessagesStream(body: ByteStreamLike, options?: StrictOptions): AsyncIterable<MessagesStreamEvent>
 /** With `validation: "compatible"`: any Messages server's events, unknown types included. @since 0.2.0 */
 export function decodeMessagesStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleMessagesStreamEvent>
 /** With the validation chosen at run time: either kind of event. @since 0.2.0 */
 export function decodeMessagesStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<MessagesStreamEvent | CompatibleMessagesStreamEvent>
 export function decodeMessagesStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<MessagesStreamEvent | CompatibleMessagesStreamEvent> {
   return iterateBody(body, messages.choose(options), options, messages.end) as never
@@ -167,21 +161,21 @@ export function decodeMessagesStream(
  * @since 0.2.0
  */
 export function decodeTranscriptionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: StrictOptions,
 ): AsyncIterable<TranscriptionStreamEvent>
 /** With `validation: "compatible"`: any transcription server's events, unknown types included. @since 0.2.0 */
 export function decodeTranscriptionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options: CompatibleOptions,
 ): AsyncIterable<CompatibleTranscriptionStreamEvent>
 /** With the validation chosen at run time: either kind of event. @since 0.2.0 */
 export function decodeTranscriptionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent>
 export function decodeTranscriptionStream(
-  body: ReadableByteStream,
+  body: ByteStreamLike,
   options?: DecodeOptions,
 ): AsyncIterable<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent> {
   return iterateBody(body, transcription.choose(options), options, transcription.end) as never
