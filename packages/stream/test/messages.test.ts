@@ -69,10 +69,11 @@ describe("Messages streams", () => {
     assert.equal(cuts, events.length * 2 - 1, `cuts checked: ${cuts}`)
   })
 
-  it("fails an error event with ApiError, retryable for overloaded_error and not for invalid_request_error", async () => {
+  it("fails an error event with ApiError, retryable for overloaded_error and api_error (a 500) and not for invalid_request_error", async () => {
     const before = messagesEvents().slice(0, 4)
     for (const [type, retryable] of [
       ["overloaded_error", true],
+      ["api_error", true],
       ["invalid_request_error", false],
     ] as const) {
       const error = { type: "error", error: { type, message: `Failure: ${type}` } }

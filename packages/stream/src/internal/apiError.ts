@@ -2,7 +2,9 @@
 import { ApiError } from "../StreamError.ts"
 import { statusRule } from "./status.ts"
 
-const RETRYABLE_WORDS = /rate.?limit|overload|server.?error|internal|timeout|timed.?out|unavailable|capacity|too.?many/i
+// `api_error`: Anthropic's (and OpenAI's) type for an unexpected error on the server's side (a 500)
+const RETRYABLE_WORDS =
+  /rate.?limit|overload|server.?error|^api_error$|internal|timeout|timed.?out|unavailable|capacity|too.?many/i
 
 const asRecord = (u: unknown): Record<string, unknown> | undefined =>
   typeof u === "object" && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : undefined
