@@ -181,6 +181,56 @@ export interface PromiseToolAssistedChat {
 }
 
 /**
+ * `/v1/responses`, with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseResponses {
+  /** Asks for a whole response (`stream: false`). @since 0.2.0 */
+  create(request: FriendliClient.ResponsesRequest, options?: RequestOptions): Promise<Core.ResponsesSuccess>
+}
+
+/**
+ * `/v1/messages`, with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseMessages {
+  /** Asks for a whole message (`stream: false`). @since 0.2.0 */
+  create(request: FriendliClient.MessagesRequest, options?: RequestOptions): Promise<Core.ServerlessMessagesSuccess>
+}
+
+/**
+ * `/v1/audio/transcriptions`, with Promises: a `multipart/form-data` upload of a `File`, a `Blob` or bytes.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseTranscriptions {
+  /** Transcribes a whole file (`stream: false`). @since 0.2.0 */
+  create(request: FriendliClient.TranscriptionRequest, options?: RequestOptions): Promise<Core.AudioTranscriptionResult>
+}
+
+/**
+ * The audio APIs, with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseAudio {
+  /** @since 0.2.0 */
+  readonly transcriptions: PromiseTranscriptions
+}
+
+/**
+ * `/v1/models` (serverless only), with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseModels {
+  /** Lists the serverless models; rejects with `InvalidRequestError` on other deployments. @since 0.2.0 */
+  list(options?: RequestOptions): Promise<Core.ServerlessModelListSuccess>
+}
+
+/**
  * The Promise client.
  *
  * @since 0.1.0
@@ -194,6 +244,24 @@ export interface PromiseClient {
   readonly chat: PromiseChat
   /** @since 0.1.0 */
   readonly toolAssistedChat: PromiseToolAssistedChat
+  /** @since 0.2.0 */
+  readonly responses: PromiseResponses
+  /** @since 0.2.0 */
+  readonly messages: PromiseMessages
+  /** @since 0.2.0 */
+  readonly audio: PromiseAudio
+  /** @since 0.2.0 */
+  readonly models: PromiseModels
+  /** Converts text into the model's token ids (`/v1/tokenize`). @since 0.2.0 */
+  tokenize(
+    request: FriendliClient.TokenizeRequest,
+    options?: RequestOptions,
+  ): Promise<Core.ServerlessTokenizationSuccess>
+  /** Converts token ids back into text (`/v1/detokenize`). @since 0.2.0 */
+  detokenize(
+    request: FriendliClient.DetokenizeRequest,
+    options?: RequestOptions,
+  ): Promise<Core.ServerlessDetokenizationSuccess>
   /** Closes the client: in-flight requests are aborted and pooled connections closed. @since 0.1.0 */
   close(): Promise<void>
 }
@@ -266,6 +334,22 @@ export const makePromiseClient = (
       stream: (request, o) =>
         handle((c) => c.toolAssistedChat.stream(request, decodeOptions(o)), toolAssistedAccumulator(), o?.signal),
     },
+    responses: {
+      create: (request, o) => run((c) => c.responses.create(request), o?.signal),
+    },
+    messages: {
+      create: (request, o) => run((c) => c.messages.create(request), o?.signal),
+    },
+    audio: {
+      transcriptions: {
+        create: (request, o) => run((c) => c.audio.transcriptions.create(request), o?.signal),
+      },
+    },
+    models: {
+      list: (o) => run((c) => c.models.list(), o?.signal),
+    },
+    tokenize: (request, o) => run((c) => c.tokenize(request), o?.signal),
+    detokenize: (request, o) => run((c) => c.detokenize(request), o?.signal),
     close: () => runtime.dispose(),
   }
 }
