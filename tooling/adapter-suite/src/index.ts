@@ -14,6 +14,7 @@
  */
 import { afterAll, beforeAll, describe } from "@friendli-stream/test-harness"
 import { type AdapterUnderTest, makeContext } from "./support.ts"
+import { apiTests } from "./tests/apis.ts"
 import { cancelTests } from "./tests/cancel.ts"
 import { faultTests } from "./tests/faults.ts"
 import { retryTests } from "./tests/retries.ts"
@@ -37,4 +38,5 @@ export const adapterSuite = (adapter: AdapterUnderTest): void =>
     faultTests(context)
     retryTests(context)
     cancelTests(context)
+    apiTests(context)
   })
