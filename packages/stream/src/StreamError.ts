@@ -119,3 +119,33 @@ export type DecodeError = SseError | StreamTruncated | ApiError | ChunkDecodeErr
  * @since 0.1.0
  */
 export const isStreamError = (u: unknown): u is DecodeError => u instanceof StreamError
+
+/**
+ * Why a tool call's arguments could not be read once the call was done.
+ *
+ * - `MalformedJson`: the concatenated argument text (Responses `arguments`, Messages `input_json_delta`s) is not JSON.
+ *
+ * @since 0.2.0
+ */
+export type ToolInputErrorReason = "MalformedJson"
+
+/**
+ * Accumulating a Responses or Messages stream found a finished tool call whose arguments are not JSON. It is not a
+ * decoder failure (every event was well formed): the model wrote arguments that do not parse.
+ *
+ * @since 0.2.0
+ */
+export class ToolInputError extends tagged(ErrorBase, "ToolInputError")<{
+  /** Which kind of failure of the family. @since 0.2.0 */
+  readonly reason: ToolInputErrorReason
+  /** The call's id (Responses `call_id`, Messages tool_use `id`), when the server sent one. @since 0.2.0 */
+  readonly callId: string | undefined
+  /** The tool's name, when the server sent one. @since 0.2.0 */
+  readonly name: string | undefined
+  /** The call's position: Responses `output_index`, Messages content block `index`. @since 0.2.0 */
+  readonly index: number
+  /** The argument text, cut to at most 512 characters. @since 0.2.0 */
+  readonly text: string
+  /** The JSON parser's message. @since 0.2.0 */
+  readonly explanation: string
+}>() {}

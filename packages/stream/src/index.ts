@@ -24,8 +24,12 @@ export * as FriendliClient from "./FriendliClient.ts"
 export * as JsonEvents from "./JsonEvents.ts"
 /** @since 0.1.0 */
 export { decodeJsonEvents } from "./JsonEvents.ts"
+/** @since 0.2.0 */
+export * as MessagesStream from "./MessagesStream.ts"
 /** @since 0.1.0 */
 export * from "./PromiseClient.ts"
+/** @since 0.2.0 */
+export * as ResponsesStream from "./ResponsesStream.ts"
 /** @since 0.1.0 */
 export * as Sse from "./Sse.ts"
 /** @since 0.1.0 */
@@ -34,3 +38,7 @@ export * from "./StreamError.ts"
 export * as StreamMetrics from "./StreamMetrics.ts"
 /** @since 0.1.0 */
 export * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
+/** @since 0.2.0 */
+export * as TranscriptionStream from "./TranscriptionStream.ts"
+/** @since 0.2.0 */
+export * from "./UnknownStreamEvent.ts"

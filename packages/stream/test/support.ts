@@ -73,9 +73,9 @@ export const testBody = (
   return { body, state }
 }
 
-/** An Effect stream of the pieces, one read per Stream chunk. */
+/** An Effect stream of the pieces, one read per Stream chunk (however many pieces: no spread of them as arguments). */
 export const pieceStream = (pieces: ReadonlyArray<Uint8Array>): Stream.Stream<Uint8Array> =>
-  Stream.fromArrays(...pieces.map((p) => [p]))
+  Stream.rechunk(Stream.fromIterable(pieces), 1)
 
 /** Runs a stream: the items delivered, and the failure (if any). */
 export const runAll = <A, E>(stream: Stream.Stream<A, E>): Promise<{ items: Array<A>; error: E | undefined }> =>

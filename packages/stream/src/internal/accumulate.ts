@@ -6,6 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { ToolInputError } from "../StreamError.ts"
 import { reasoningOf } from "./reasoning.ts"
 
 /** Token usage as servers send it (extra counters kept). */
@@ -289,6 +290,31 @@ export const runAccumulate = <C, R, E, Env, A extends { add(c: C): A; result(): 
         self,
         () => new Make(),
         (acc: A, c: C) => acc.add(c),
+      ),
+      (acc) => acc.result(),
+    ),
+  )
+
+/**
+ * Runs a stream into a fresh accumulator whose `add` may throw `ToolInputError` (the Responses and Messages
+ * accumulators): that failure ends the stream and becomes the Effect's typed failure.
+ */
+export const runAccumulateChecked = <C, R, E, Env, A extends { add(c: C): A; result(): R }>(
+  self: Stream.Stream<C, E, Env>,
+  Make: new () => A,
+): Effect.Effect<R, E | ToolInputError, Env> =>
+  Effect.suspend(() =>
+    Effect.map(
+      Stream.runFoldEffect(
+        self,
+        () => new Make(),
+        (acc: A, c: C): Effect.Effect<A, ToolInputError> => {
+          try {
+            return Effect.succeed(acc.add(c))
+          } catch (e) {
+            return e instanceof ToolInputError ? Effect.fail(e) : Effect.die(e)
+          }
+        },
       ),
       (acc) => acc.result(),
     ),

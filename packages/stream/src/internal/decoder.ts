@@ -13,13 +13,24 @@ export interface Stage<A> extends EventSink {
   out: Array<A>
   /** Whether the stream ended properly (`[DONE]` seen); a stage that never stops leaves it `false`. */
   readonly sawDone: boolean
-  /** Whether the body must end with `[DONE]` or at an event boundary; `false` accepts any end (raw SSE). */
+  /** Whether the stream reached its protocol's terminal event: nothing after it is read. */
+  readonly finished: boolean
+  /** Whether the body must end properly (`[DONE]`, a terminal event) or at an event boundary; `false` accepts any end. */
   readonly checksEnd: boolean
   /** Whether a block named `error` without any `data` field is dispatched too (WHATWG would drop it). */
   readonly errorsWithoutData: boolean
   /** Finishes the events of one read (a stage may defer their costly part to here); throws the typed errors. */
   flush(): void
+  /**
+   * What the stream still lacks to have ended properly, once it stopped or the body ended at an event boundary
+   * (`doneSeen`: a `data: [DONE]` came): {@link MISSING_DONE}, the name of a protocol's terminal event, or
+   * `undefined` for a proper end.
+   */
+  missingEnd(doneSeen: boolean): string | undefined
 }
+
+/** What {@link Stage.missingEnd} answers when only `data: [DONE]` is missing (the chat and completion streams). */
+export const MISSING_DONE = '"data: [DONE]"'
 
 /** The decoder's limits and end rules. */
 export interface CoreOptions {
@@ -59,22 +70,37 @@ export class Decoder<A> {
     if (this.stopped) return
     this.feed(this.utf8.end())
     if (this.stopped || !this.stage.checksEnd) return
-    // A whole `data: [DONE]` line that only lacks the blank line after it still ends the stream properly.
-    if (!this.lines.hasPartialLine && this.events.pendingData !== undefined && isDone(this.events.pendingData)) return
-    const midEvent = this.lines.hasPartialLine || this.events.hasPartialEvent
-    if (midEvent || this.options.requireDone) {
-      const n = this.events.count
-      const where = `after ${n} event${n === 1 ? "" : "s"} (${this.bytesRead} bytes)`
-      throw new StreamTruncated({
-        message: midEvent
-          ? `The body ended in the middle of an event ${where}: the connection was cut. Retry the request.`
-          : `The body ended without "data: [DONE]" ${where}: the connection was probably cut. Retry the request, ` +
-            `or pass requireDone: false for a server that never sends [DONE].`,
-        midEvent,
-        eventsDelivered: n,
-        bytesRead: this.bytesRead,
-      })
-    }
+    // A whole `data: [DONE]` line that only lacks the blank line after it still counts as `[DONE]`.
+    const doneLine =
+      !this.lines.hasPartialLine && this.events.pendingData !== undefined && isDone(this.events.pendingData)
+    if (!doneLine && (this.lines.hasPartialLine || this.events.hasPartialEvent)) throw this.truncated(undefined)
+    this.checkEnd(doneLine)
+  }
+
+  /** Throws `StreamTruncated` when the stream lacks its proper end (and the options ask for one). */
+  private checkEnd(doneSeen: boolean): void {
+    if (!this.options.requireDone) return
+    const missing = this.stage.missingEnd(doneSeen)
+    if (missing !== undefined) throw this.truncated(missing)
+  }
+
+  /** The truncation: in the middle of an event (`missing` undefined), or at a boundary before the proper end. */
+  private truncated(missing: string | undefined): StreamTruncated {
+    const n = this.events.count
+    const where = `after ${n} event${n === 1 ? "" : "s"} (${this.bytesRead} bytes)`
+    const midEvent = missing === undefined
+    return new StreamTruncated({
+      message: midEvent
+        ? `The body ended in the middle of an event ${where}: the connection was cut. Retry the request.`
+        : missing === MISSING_DONE
+          ? `The body ended without "data: [DONE]" ${where}: the connection was probably cut. Retry the request, ` +
+            `or pass requireDone: false for a server that never sends [DONE].`
+          : `The body ended before ${missing} ${where}: the connection was probably cut. Retry the request, ` +
+            `or pass requireDone: false for a server that never sends it.`,
+      midEvent,
+      eventsDelivered: n,
+      bytesRead: this.bytesRead,
+    })
   }
 
   /** Hands over the outputs collected so far. */
@@ -95,7 +121,10 @@ export class Decoder<A> {
     // The events before an oversized line are whole: they are delivered, or fail first.
     this.stage.flush()
     if (failure !== undefined) throw failure
-    if (this.lines.stopped) this.stopped = true
+    if (this.lines.stopped || this.stage.finished) {
+      this.stopped = true
+      this.checkEnd(this.stage.sawDone)
+    }
   }
 
   private tooLarge(): SseError {

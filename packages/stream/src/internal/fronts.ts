@@ -6,17 +6,20 @@ import { decodeStream } from "./channel.ts"
 import { type Codec, forOneStream } from "./codec.ts"
 import { Decoder } from "./decoder.ts"
 import type { IdleLimit } from "./idle.ts"
-import { JsonStage } from "./json.ts"
+import { type EndTracker, JsonStage } from "./json.ts"
 import { type DecodeOptions, resolveOptions } from "./options.ts"
 import { fromBody, type OpenBody, openBody } from "./source.ts"
 import type { ByteStream } from "./web.ts"
 
+/** A fresh end tracker per stream, for a protocol that ends with its own terminal event instead of `[DONE]`. */
+export type MakeEnd<A> = () => EndTracker<A>
+
 /** A decoder factory for JSON events decoded by `codec` (a fresh one per decoder, when it keeps state). */
 export const jsonDecoder =
-  <A>(codec: Codec<A>, options: DecodeOptions | undefined): (() => Decoder<A>) =>
+  <A>(codec: Codec<A>, options: DecodeOptions | undefined, end?: MakeEnd<A>): (() => Decoder<A>) =>
   () => {
     const resolved = resolveOptions(options)
-    return new Decoder(new JsonStage(forOneStream(codec)), resolved)
+    return new Decoder(new JsonStage(forOneStream(codec), end?.()), resolved)
   }
 
 /** A stream transform decoding JSON events with the codec chosen by the options. */
@@ -25,16 +28,18 @@ export const jsonTransform = <A, E, R, EI = never>(
   choose: (options: DecodeOptions | undefined) => Codec<A>,
   options: DecodeOptions | undefined,
   idle?: IdleLimit<EI>,
+  end?: MakeEnd<A>,
 ): Stream.Stream<A, E | EI | DecodeError, R> => {
   resolveOptions(options)
-  return decodeStream(jsonDecoder(choose(options), options), idle)(self)
+  return decodeStream(jsonDecoder(choose(options), options, end), idle)(self)
 }
 
 /** The dual `decode`: `decode(stream, options?)` or `stream.pipe(decode(options?))`. */
-export const dualDecode = <A>(choose: (options: DecodeOptions | undefined) => Codec<A>) =>
+export const dualDecode = <A>(choose: (options: DecodeOptions | undefined) => Codec<A>, end?: MakeEnd<A>) =>
   dual(
     (args) => Stream.isStream(args[0]),
-    <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: DecodeOptions) => jsonTransform(self, choose, options),
+    <E, R>(self: Stream.Stream<Uint8Array, E, R>, options?: DecodeOptions) =>
+      jsonTransform(self, choose, options, undefined, end),
   )
 
 /** A stream of typed chunks read straight from a `ReadableStream` body. */
@@ -42,9 +47,10 @@ export const bodyStream = <A>(
   body: ByteStream,
   choose: (options: DecodeOptions | undefined) => Codec<A>,
   options: DecodeOptions | undefined,
+  end?: MakeEnd<A>,
 ): Stream.Stream<A, DecodeError> => {
   resolveOptions(options)
-  return fromBody(body, jsonDecoder(choose(options), options))
+  return fromBody(body, jsonDecoder(choose(options), options, end))
 }
 
 /**
@@ -57,4 +63,5 @@ export const bodyPull = <A, E>(
   options: DecodeOptions | undefined,
   readError: (cause: unknown, bytesRead: number) => E,
   idle: IdleLimit<E> | undefined,
-): OpenBody<A, DecodeError | E> => openBody(body, jsonDecoder(choose(options), options), readError, idle)
+  end?: MakeEnd<A>,
+): OpenBody<A, DecodeError | E> => openBody(body, jsonDecoder(choose(options), options, end), readError, idle)

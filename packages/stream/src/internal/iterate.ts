@@ -1,6 +1,6 @@
 /** The plain facade's `AsyncIterable`: batches from the shared pull loop, handed out one item per `next()`. */
 import type { Codec } from "./codec.ts"
-import { jsonDecoder } from "./fronts.ts"
+import { jsonDecoder, type MakeEnd } from "./fronts.ts"
 import type { DecodeOptions } from "./options.ts"
 import { resolveOptions } from "./options.ts"
 import { type BatchWaiter, BodyPuller } from "./pull.ts"
@@ -61,9 +61,10 @@ export const iterateBody = <A>(
   body: ByteStream,
   codec: Codec<A>,
   options: DecodeOptions | undefined,
+  end?: MakeEnd<A>,
 ): AsyncIterable<A> => {
   resolveOptions(options)
-  const make = jsonDecoder(codec, options)
+  const make = jsonDecoder(codec, options, end)
   return {
     [Symbol.asyncIterator]: () => new BatchIterator(new BodyPuller(body, make())),
   }

@@ -16,16 +16,29 @@
 import { ChunkDecodeError } from "../StreamError.ts"
 import { hasErrorMember, toApiError } from "./apiError.ts"
 import { type Codec, cutText } from "./codec.ts"
-import type { Stage } from "./decoder.ts"
+import { MISSING_DONE, type Stage } from "./decoder.ts"
 import { isDone } from "./done.ts"
+
+/**
+ * How a protocol's stream ends, for one stream (it keeps state): it sees each output in order, and says what is
+ * missing once the stream stopped or the body ended. Without one, a stream ends at `data: [DONE]`.
+ */
+export interface EndTracker<A> {
+  /** Sees one output; `true` when it is the terminal event: nothing after it is read. */
+  see(output: A): boolean
+  /** What the stream still lacks (`doneSeen`: a `data: [DONE]` came), or `undefined` when it ended properly. */
+  missing(doneSeen: boolean): string | undefined
+}
 
 export class JsonStage<A> implements Stage<A> {
   out: Array<A> = []
   sawDone = false
+  finished = false
   readonly checksEnd = true
   readonly errorsWithoutData = true
 
   private readonly codec: Codec<A>
+  private readonly end: EndTracker<A> | undefined
   /** The events recorded since the last `flush`: data, type and id, the first one's index. */
   private readonly datas: Array<string> = []
   private readonly types: Array<string> = []
@@ -33,8 +46,14 @@ export class JsonStage<A> implements Stage<A> {
   private pending = 0
   private firstIndex = 0
 
-  constructor(codec: Codec<A>) {
+  constructor(codec: Codec<A>, end?: EndTracker<A>) {
     this.codec = codec
+    this.end = end
+  }
+
+  missingEnd(doneSeen: boolean): string | undefined {
+    if (this.end !== undefined) return this.end.missing(doneSeen || this.sawDone)
+    return doneSeen || this.sawDone ? undefined : MISSING_DONE
   }
 
   event(type: string, data: string, id: string | undefined, _retry: number | undefined, index: number): boolean {
@@ -62,7 +81,14 @@ export class JsonStage<A> implements Stage<A> {
       // Drop the reference: a data string is a slice that keeps its whole read alive. (A failure ends the stream,
       // so whatever it leaves behind is never read again.)
       datas[i] = ""
-      this.out.push(this.decode(this.types[i] as string, data, this.ids[i], first + i))
+      const output = this.decode(this.types[i] as string, data, this.ids[i], first + i)
+      this.out.push(output)
+      if (this.end?.see(output)) {
+        // The terminal event: what came after it in this read is not read.
+        this.finished = true
+        for (let j = i + 1; j < n; j++) datas[j] = ""
+        return
+      }
     }
   }
 

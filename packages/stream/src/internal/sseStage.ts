@@ -23,6 +23,7 @@ export interface SseEvent {
 export class SseStage implements Stage<SseEvent> {
   out: Array<SseEvent> = []
   readonly sawDone = false
+  readonly finished = false
   readonly checksEnd = false
   readonly errorsWithoutData = false
   event(event: string, data: string, id: string | undefined, retry: number | undefined): boolean {
@@ -30,4 +31,7 @@ export class SseStage implements Stage<SseEvent> {
     return true
   }
   flush(): void {}
+  missingEnd(): undefined {
+    return undefined
+  }
 }

@@ -1,0 +1,3 @@
+import { apiCaptureSuite } from "../api-captures.ts"
+
+apiCaptureSuite("deno")
