@@ -45,10 +45,14 @@ import { resolveClientOptions } from "./internal/client/options.ts"
 import * as Requests from "./internal/client/request.ts"
 import * as Specs from "./internal/client/specs.ts"
 import type { Codec } from "./internal/codec.ts"
-import { bodyPull, jsonTransform } from "./internal/fronts.ts"
+import { bodyPull, jsonTransform, type MakeEnd } from "./internal/fronts.ts"
+import * as Protocols from "./internal/protocolFronts.ts"
 import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
+import type * as MessagesStream from "./MessagesStream.ts"
+import type * as ResponsesStream from "./ResponsesStream.ts"
 import type { DecodeError } from "./StreamError.ts"
 import type * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
+import type * as TranscriptionStream from "./TranscriptionStream.ts"
 
 /**
  * Any failure of a stream: before it started (`ClientError`s) or inside it (`StreamError`s).
@@ -171,6 +175,21 @@ export type DetokenizeRequest = Core.ContainerDetokenizationBody
  * @since 0.2.0
  */
 export interface Responses {
+  /**
+   * Streams a response as typed events (`stream: true` is set for you), ending at `response.completed` or
+   * `response.incomplete`; `response.failed` fails with `ApiError`, a cut stream with `StreamTruncated`.
+   *
+   * @since 0.2.0
+   */
+  stream(
+    request: ResponsesRequest,
+    options?: StrictOptions,
+  ): Stream.Stream<ResponsesStream.ResponsesStreamEvent, StreamFailure>
+  /** Streams a response from an OpenAI-compatible server, decoded leniently. @since 0.2.0 */
+  stream(
+    request: ResponsesRequest,
+    options: CompatibleOptions,
+  ): Stream.Stream<ResponsesStream.CompatibleResponsesStreamEvent, StreamFailure>
   /** Asks for a whole response (`stream: false`). @since 0.2.0 */
   create(request: ResponsesRequest): Effect.Effect<Core.ResponsesSuccess, CreateFailure>
 }
@@ -181,6 +200,21 @@ export interface Responses {
  * @since 0.2.0
  */
 export interface Messages {
+  /**
+   * Streams a message as typed events (`stream: true` is set for you), ending at `message_stop`; `event: error`
+   * fails with `ApiError`, a cut stream with `StreamTruncated`.
+   *
+   * @since 0.2.0
+   */
+  stream(
+    request: MessagesRequest,
+    options?: StrictOptions,
+  ): Stream.Stream<MessagesStream.MessagesStreamEvent, StreamFailure>
+  /** Streams a message from an Anthropic-compatible server, decoded leniently. @since 0.2.0 */
+  stream(
+    request: MessagesRequest,
+    options: CompatibleOptions,
+  ): Stream.Stream<MessagesStream.CompatibleMessagesStreamEvent, StreamFailure>
   /** Asks for a whole message (`stream: false`). @since 0.2.0 */
   create(request: MessagesRequest): Effect.Effect<Core.ServerlessMessagesSuccess, CreateFailure>
 }
@@ -191,6 +225,21 @@ export interface Messages {
  * @since 0.2.0
  */
 export interface Transcriptions {
+  /**
+   * Uploads the audio and streams its transcript as typed events (`stream=true` is set for you), ending at
+   * `transcript.text.done` + `[DONE]`; a cut stream fails with `StreamTruncated`.
+   *
+   * @since 0.2.0
+   */
+  stream(
+    request: TranscriptionRequest,
+    options?: StrictOptions,
+  ): Stream.Stream<TranscriptionStream.TranscriptionStreamEvent, StreamFailure>
+  /** Streams a transcript from an OpenAI-compatible server, decoded leniently. @since 0.2.0 */
+  stream(
+    request: TranscriptionRequest,
+    options: CompatibleOptions,
+  ): Stream.Stream<TranscriptionStream.CompatibleTranscriptionStreamEvent, StreamFailure>
   /** Transcribes a whole file (`stream: false`). @since 0.2.0 */
   create(request: TranscriptionRequest): Effect.Effect<Core.AudioTranscriptionResult, CreateFailure>
 }
@@ -258,15 +307,18 @@ export const FriendliClient: Context.Service<FriendliClient, FriendliClient> = C
 
 /** How the client decodes one API's body, with the codec that `validation` chooses. */
 const decoder =
-  <A>(choose: (options: DecodeOptions | undefined) => Codec<A>) =>
+  <A>(choose: (options: DecodeOptions | undefined) => Codec<A>, end?: MakeEnd<A>) =>
   (options: DecodeOptions | undefined): Decode<A> => ({
-    body: (body, readError, idle) => bodyPull(body, choose, options, readError, idle),
-    bytes: (bytes, idle) => jsonTransform(bytes, choose, options, idle),
+    body: (body, readError, idle) => bodyPull(body, choose, options, readError, idle, end),
+    bytes: (bytes, idle) => jsonTransform(bytes, choose, options, idle, end),
   })
 
 const decodeCompletions = decoder(completionCodec)
 const decodeChat = decoder(chatCodec)
 const decodeToolAssisted = decoder(toolAssistedCodec)
+const decodeResponses = decoder(Protocols.responses.choose, Protocols.responses.end)
+const decodeMessages = decoder(Protocols.messages.choose, Protocols.messages.end)
+const decodeTranscription = decoder(Protocols.transcription.choose, Protocols.transcription.end)
 
 /**
  * Makes the client from resolved options and an `HttpClient`.
@@ -293,15 +345,22 @@ export const fromHttpClient = (options: ResolvedClientOptions, http: HttpClient.
         engine.stream(Requests.toolAssistedChat, request, decodeToolAssisted(decodeOptions)),
     },
     responses: {
-      create: (request) => engine.create(endpoints.responses, request, Specs.responsesResponse),
-    },
+      stream: (request: ResponsesRequest, decodeOptions?: DecodeOptions) =>
+        engine.stream(endpoints.responses, request, decodeResponses(decodeOptions)),
+      create: (request: ResponsesRequest) => engine.create(endpoints.responses, request, Specs.responsesResponse),
+    } as Responses,
     messages: {
-      create: (request) => engine.create(endpoints.messages, request, Specs.messagesResponse),
-    },
+      stream: (request: MessagesRequest, decodeOptions?: DecodeOptions) =>
+        engine.stream(endpoints.messages, request, decodeMessages(decodeOptions)),
+      create: (request: MessagesRequest) => engine.create(endpoints.messages, request, Specs.messagesResponse),
+    } as Messages,
     audio: {
       transcriptions: {
-        create: (request) => engine.create(endpoints.transcriptions, request, Specs.transcriptionResponse),
-      },
+        stream: (request: TranscriptionRequest, decodeOptions?: DecodeOptions) =>
+          engine.stream(endpoints.transcriptions, request, decodeTranscription(decodeOptions)),
+        create: (request: TranscriptionRequest) =>
+          engine.create(endpoints.transcriptions, request, Specs.transcriptionResponse),
+      } as Transcriptions,
     },
     models: {
       list: () =>

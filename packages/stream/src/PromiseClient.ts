@@ -23,8 +23,12 @@ import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOp
 import * as FriendliClient from "./FriendliClient.ts"
 import type { Accumulator } from "./internal/client/handle.ts"
 import { StreamHandle as Handle, runOrThrow } from "./internal/client/handle.ts"
+import { type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./internal/client/sse.ts"
 import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/client/web.ts"
+import * as MessagesStream from "./MessagesStream.ts"
+import * as ResponsesStream from "./ResponsesStream.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
+import * as TranscriptionStream from "./TranscriptionStream.ts"
 
 /**
  * An `AbortSignal`, typed structurally (any runtime's `AbortSignal` fits).
@@ -181,11 +185,64 @@ export interface PromiseToolAssistedChat {
 }
 
 /**
+ * A streamed Responses response: a {@link StreamHandle} whose events re-encode as `event: TYPE` + `data: {json}`
+ * (no `[DONE]`), with `finalResponse()`.
+ *
+ * @since 0.2.0
+ */
+export interface ResponsesStreamHandle<A> extends StreamHandle<A, ResponsesStream.Response> {
+  /**
+   * The response the stream folds into (`ResponsesStream.accumulate`); rejects with the stream's failure, or with
+   * `ToolInputError` when a function call's arguments are not JSON.
+   *
+   * @since 0.2.0
+   */
+  finalResponse(): Promise<ResponsesStream.Response>
+}
+
+/**
+ * A streamed message: a {@link StreamHandle} whose events re-encode as `event: TYPE` + `data: {json}` (no
+ * `[DONE]`), with `finalMessage()`.
+ *
+ * @since 0.2.0
+ */
+export interface MessagesStreamHandle<A> extends StreamHandle<A, MessagesStream.Message> {
+  /**
+   * The message the stream folds into (`MessagesStream.accumulate`); rejects with the stream's failure, or with
+   * `ToolInputError` when a tool use's input is not JSON.
+   *
+   * @since 0.2.0
+   */
+  finalMessage(): Promise<MessagesStream.Message>
+}
+
+/**
+ * A streamed transcript: a {@link StreamHandle} whose events re-encode as `data: {json}` then `data: [DONE]`, with
+ * `finalTranscript()`.
+ *
+ * @since 0.2.0
+ */
+export interface TranscriptionStreamHandle<A> extends StreamHandle<A, TranscriptionStream.Transcript> {
+  /** The transcript the stream folds into (`TranscriptionStream.accumulate`). @since 0.2.0 */
+  finalTranscript(): Promise<TranscriptionStream.Transcript>
+}
+
+/**
  * `/v1/responses`, with Promises.
  *
  * @since 0.2.0
  */
 export interface PromiseResponses {
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.ResponsesRequest,
+    options?: StreamOptions & StrictOptions,
+  ): ResponsesStreamHandle<ResponsesStream.ResponsesStreamEvent>
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.ResponsesRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): ResponsesStreamHandle<ResponsesStream.CompatibleResponsesStreamEvent>
   /** Asks for a whole response (`stream: false`). @since 0.2.0 */
   create(request: FriendliClient.ResponsesRequest, options?: RequestOptions): Promise<Core.ResponsesSuccess>
 }
@@ -196,6 +253,16 @@ export interface PromiseResponses {
  * @since 0.2.0
  */
 export interface PromiseMessages {
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.MessagesRequest,
+    options?: StreamOptions & StrictOptions,
+  ): MessagesStreamHandle<MessagesStream.MessagesStreamEvent>
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.MessagesRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): MessagesStreamHandle<MessagesStream.CompatibleMessagesStreamEvent>
   /** Asks for a whole message (`stream: false`). @since 0.2.0 */
   create(request: FriendliClient.MessagesRequest, options?: RequestOptions): Promise<Core.ServerlessMessagesSuccess>
 }
@@ -206,6 +273,16 @@ export interface PromiseMessages {
  * @since 0.2.0
  */
 export interface PromiseTranscriptions {
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.TranscriptionRequest,
+    options?: StreamOptions & StrictOptions,
+  ): TranscriptionStreamHandle<TranscriptionStream.TranscriptionStreamEvent>
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.TranscriptionRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): TranscriptionStreamHandle<TranscriptionStream.CompatibleTranscriptionStreamEvent>
   /** Transcribes a whole file (`stream: false`). @since 0.2.0 */
   create(request: FriendliClient.TranscriptionRequest, options?: RequestOptions): Promise<Core.AudioTranscriptionResult>
 }
@@ -275,6 +352,28 @@ const toolAssistedAccumulator = (): Accumulator<ToolAssistedChatEvent, ChatCompl
 }
 
 /**
+ * An accumulator whose failure to fold an item (e.g. arguments that are not JSON) does not stop the iteration: it
+ * is thrown by `result()`, so the final response rejects with it.
+ */
+const deferredFailure = <A, F>(acc: { add(item: A): unknown; result(): F }): Accumulator<A, F> => {
+  let failure: { readonly error: unknown } | undefined
+  return {
+    add: (item) => {
+      if (failure !== undefined) return
+      try {
+        acc.add(item)
+      } catch (error) {
+        failure = { error }
+      }
+    },
+    result: () => {
+      if (failure !== undefined) throw failure.error
+      return acc.result()
+    },
+  }
+}
+
+/**
  * Makes the Promise client on an `HttpClient` layer; throws `ClientConfigError` for options that cannot work.
  *
  * @since 0.1.0
@@ -297,8 +396,9 @@ export const makePromiseClient = (
     stream: (client: FriendliClient.FriendliClient) => Stream.Stream<A, E>,
     acc: Accumulator<A, F>,
     signal: AbortSignalInput | undefined,
-  ): StreamHandle<A, F> =>
-    new Handle(runtime, Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)), acc, signal)
+    encoding?: SseEncoding,
+  ): Handle<A, E, FriendliClient.FriendliClient, F> =>
+    new Handle(runtime, Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)), acc, signal, encoding)
   const run = <A, E>(
     effect: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
     signal: AbortSignalInput | undefined,
@@ -335,15 +435,45 @@ export const makePromiseClient = (
         handle((c) => c.toolAssistedChat.stream(request, decodeOptions(o)), toolAssistedAccumulator(), o?.signal),
     },
     responses: {
-      create: (request, o) => run((c) => c.responses.create(request), o?.signal),
-    },
+      stream: (request: FriendliClient.ResponsesRequest, o?: StreamOptions) => {
+        const h = handle(
+          (c) => c.responses.stream(request, decodeOptions(o) as StrictOptions),
+          deferredFailure(ResponsesStream.accumulator()),
+          o?.signal,
+          TYPED_ENCODING,
+        )
+        return Object.assign(h, { finalResponse: () => h.finalCompletion() })
+      },
+      create: (request: FriendliClient.ResponsesRequest, o?: RequestOptions) =>
+        run((c) => c.responses.create(request), o?.signal),
+    } as PromiseResponses,
     messages: {
-      create: (request, o) => run((c) => c.messages.create(request), o?.signal),
-    },
+      stream: (request: FriendliClient.MessagesRequest, o?: StreamOptions) => {
+        const h = handle(
+          (c) => c.messages.stream(request, decodeOptions(o) as StrictOptions),
+          deferredFailure(MessagesStream.accumulator()),
+          o?.signal,
+          TYPED_ENCODING,
+        )
+        return Object.assign(h, { finalMessage: () => h.finalCompletion() })
+      },
+      create: (request: FriendliClient.MessagesRequest, o?: RequestOptions) =>
+        run((c) => c.messages.create(request), o?.signal),
+    } as PromiseMessages,
     audio: {
       transcriptions: {
-        create: (request, o) => run((c) => c.audio.transcriptions.create(request), o?.signal),
-      },
+        stream: (request: FriendliClient.TranscriptionRequest, o?: StreamOptions) => {
+          const h = handle(
+            (c) => c.audio.transcriptions.stream(request, decodeOptions(o) as StrictOptions),
+            TranscriptionStream.accumulator(),
+            o?.signal,
+            TRANSCRIPTION_ENCODING,
+          )
+          return Object.assign(h, { finalTranscript: () => h.finalCompletion() })
+        },
+        create: (request: FriendliClient.TranscriptionRequest, o?: RequestOptions) =>
+          run((c) => c.audio.transcriptions.create(request), o?.signal),
+      } as PromiseTranscriptions,
     },
     models: {
       list: (o) => run((c) => c.models.list(), o?.signal),
