@@ -1,5 +1,5 @@
 /**
- * `friendli-codegen <openapi.yaml>... <out-dir>`: writes the generated files, formatted with biome, and lists
+ * `friendli-codegen [--since <version>] <openapi.yaml>... <out-dir>`: writes the generated files, formatted with biome, and lists
  * what the generator had to approximate. Several descriptions are generated as one: the first is the document,
  * the component schemas of the others are added to it (a name defined twice is an error).
  */
@@ -9,6 +9,9 @@ import { join, relative, resolve } from "node:path"
 import { generate, mergeDocuments, parseDocument } from "./generate.ts"
 
 const args = process.argv.slice(2)
+// `--since <version>`: the `@since` of exports whose schema has no `x-since` (default: the document's version).
+const sinceAt = args.indexOf("--since")
+const since = sinceAt === -1 ? undefined : args.splice(sinceAt, 2)[1]
 const outDir = args.pop()
 if (args.length === 0 || outDir === undefined) {
   console.error("usage: friendli-codegen <openapi.yaml>... <out-dir>")
@@ -17,7 +20,10 @@ if (args.length === 0 || outDir === undefined) {
 const root = resolve(import.meta.dirname, "../../..")
 const source = args.map((input) => relative(root, resolve(input))).join(" and ")
 const documents = await Promise.all(args.map(async (input) => parseDocument(await readFile(input, "utf8"))))
-const { files, warnings } = await generate(mergeDocuments(documents), { source })
+const { files, warnings } = await generate(mergeDocuments(documents), {
+  source,
+  ...(since === undefined ? {} : { since }),
+})
 await mkdir(outDir, { recursive: true })
 for (const f of files) await writeFile(join(outDir, f.path), f.contents)
 // The files are formatted like the rest of the repository, so that `biome check` holds for them too.

@@ -97,6 +97,8 @@ export interface Component {
   readonly name: string
   readonly node: Node
   readonly description?: string
+  /** The version that first published it (`x-since`), when it is not the document's. */
+  readonly since?: string
 }
 
 /** The components of a document, in an order where each one comes after those it uses (cycles aside). */

@@ -36,8 +36,14 @@ export const buildModel = (document: unknown): { readonly model: Model; readonly
   for (const [name, schema] of Object.entries(schemas)) {
     const description =
       isSchemaObject(schema) && typeof schema.description === "string" ? schema.description : undefined
+    const since = isSchemaObject(schema) && typeof schema["x-since"] === "string" ? schema["x-since"] : undefined
     const node = parseSchema(schema, `${refPrefix}${name}`, ctx)
-    parsed.set(name, { name, node, ...(description === undefined ? {} : { description }) })
+    parsed.set(name, {
+      name,
+      node,
+      ...(description === undefined ? {} : { description }),
+      ...(since === undefined ? {} : { since }),
+    })
   }
   return { model: order(parsed), warnings }
 }

@@ -66,6 +66,18 @@ table("primitives", [
   { name: "the schema true is any value", given: true, want: { kind: "unknown" }, wantSchema: "Schema.Unknown" },
 ])
 
+table("documentation", [
+  {
+    name: "a property's description becomes its field's JSDoc, on one line",
+    given: { type: "object", properties: { a: { type: "string", description: "The a.\nSecond line." } } },
+    want: {
+      kind: "object",
+      properties: [{ name: "a", node: { kind: "string" }, required: false, description: "The a.\nSecond line." }],
+    },
+    wantSchema: "preserving(Schema.Struct({ \n/** The a. Second line. */\na: Schema.optional(Schema.String) }))",
+  },
+])
+
 table("nullable", [
   {
     name: "a type list with null is nullable",

@@ -284,7 +284,7 @@ import type {
  * `Schema.is(Schema.toEncoded(AssistantMessageToolCallFunction))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isAssistantMessageToolCallFunction(u: unknown): u is AssistantMessageToolCallFunctionEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -354,7 +354,7 @@ function isAssistantMessage$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(AudioData))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isAudioData(u: unknown): u is AudioDataEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -369,7 +369,7 @@ export function isAudioData(u: unknown): u is AudioDataEncoded {
  * `Schema.is(Schema.toEncoded(AudioContent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isAudioContent(u: unknown): u is AudioContentEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -386,7 +386,7 @@ export function isAudioContent(u: unknown): u is AudioContentEncoded {
  * `Schema.is(Schema.toEncoded(AudioTranscriptionInputTokenDetails))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isAudioTranscriptionInputTokenDetails(u: unknown): u is AudioTranscriptionInputTokenDetailsEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -403,7 +403,7 @@ export function isAudioTranscriptionInputTokenDetails(u: unknown): u is AudioTra
  * `Schema.is(Schema.toEncoded(AudioTranscriptionUsage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isAudioTranscriptionUsage(u: unknown): u is AudioTranscriptionUsageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -430,7 +430,7 @@ export function isAudioTranscriptionUsage(u: unknown): u is AudioTranscriptionUs
  * `Schema.is(Schema.toEncoded(AudioTranscriptionResult))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isAudioTranscriptionResult(u: unknown): u is AudioTranscriptionResultEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -447,7 +447,7 @@ export function isAudioTranscriptionResult(u: unknown): u is AudioTranscriptionR
  * `Schema.is(Schema.toEncoded(FunctionResult))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isFunctionResult(u: unknown): u is FunctionResultEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -464,7 +464,7 @@ export function isFunctionResult(u: unknown): u is FunctionResultEncoded {
  * `Schema.is(Schema.toEncoded(ToolCallResult))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isToolCallResult(u: unknown): u is ToolCallResultEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -625,7 +625,7 @@ export function isChatCompletionChoice(u: unknown): u is ChatCompletionChoiceEnc
  * `Schema.is(Schema.toEncoded(ChatCompleteBodyToolChoiceFunction))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isChatCompleteBodyToolChoiceFunction(u: unknown): u is ChatCompleteBodyToolChoiceFunctionEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -657,7 +657,7 @@ export function isToolChoice(u: unknown): u is ToolChoiceEncoded {
  * `Schema.is(Schema.toEncoded(PromptTokensDetails))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isPromptTokensDetails(u: unknown): u is PromptTokensDetailsEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -727,7 +727,7 @@ function isChatCompletionResponse$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponseFormatJsonObject))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponseFormatJsonObject(u: unknown): u is ResponseFormatJsonObjectEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -742,7 +742,7 @@ export function isResponseFormatJsonObject(u: unknown): u is ResponseFormatJsonO
  * `Schema.is(Schema.toEncoded(ResponseFormatJsonSchemaSchema))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponseFormatJsonSchemaSchema(u: unknown): u is ResponseFormatJsonSchemaSchemaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -761,7 +761,7 @@ function isResponseFormatJsonSchemaSchema$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponseFormatJsonSchema))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponseFormatJsonSchema(u: unknown): u is ResponseFormatJsonSchemaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -778,7 +778,7 @@ export function isResponseFormatJsonSchema(u: unknown): u is ResponseFormatJsonS
  * `Schema.is(Schema.toEncoded(ResponseFormatRegex))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponseFormatRegex(u: unknown): u is ResponseFormatRegexEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -795,7 +795,7 @@ export function isResponseFormatRegex(u: unknown): u is ResponseFormatRegexEncod
  * `Schema.is(Schema.toEncoded(ResponseFormatText))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponseFormatText(u: unknown): u is ResponseFormatTextEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -841,7 +841,7 @@ export function isStreamOptions(u: unknown): u is StreamOptionsEncoded {
  * `Schema.is(Schema.toEncoded(TokenSequence))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isTokenSequence(u: unknown): u is TokenSequenceEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -1302,7 +1302,7 @@ function isCompletionChoice$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsDedicatedBodyWithPrompt))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsDedicatedBodyWithPrompt(u: unknown): u is CompletionsDedicatedBodyWithPromptEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -1477,7 +1477,7 @@ function isCompletionsDedicatedBodyWithPrompt$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsDedicatedBodyWithTokens))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsDedicatedBodyWithTokens(u: unknown): u is CompletionsDedicatedBodyWithTokensEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -1652,7 +1652,7 @@ function isCompletionsDedicatedBodyWithTokens$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(TextUsage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isTextUsage(u: unknown): u is TextUsageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -1705,7 +1705,7 @@ function isCompletionResponse$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsServerlessBodyWithPrompt))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsServerlessBodyWithPrompt(u: unknown): u is CompletionsServerlessBodyWithPromptEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -1880,7 +1880,7 @@ function isCompletionsServerlessBodyWithPrompt$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsServerlessBodyWithTokens))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsServerlessBodyWithTokens(u: unknown): u is CompletionsServerlessBodyWithTokensEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -2055,7 +2055,7 @@ function isCompletionsServerlessBodyWithTokens$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsStreamBodyWithPrompt))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsStreamBodyWithPrompt(u: unknown): u is CompletionsStreamBodyWithPromptEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -2230,7 +2230,7 @@ function isCompletionsStreamBodyWithPrompt$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsStreamBodyWithTokens))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsStreamBodyWithTokens(u: unknown): u is CompletionsStreamBodyWithTokensEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -2405,7 +2405,7 @@ function isCompletionsStreamBodyWithTokens$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsStreamDedicatedBodyWithPrompt))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsStreamDedicatedBodyWithPrompt(
   u: unknown,
@@ -2582,7 +2582,7 @@ function isCompletionsStreamDedicatedBodyWithPrompt$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsStreamDedicatedBodyWithTokens))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsStreamDedicatedBodyWithTokens(
   u: unknown,
@@ -2759,7 +2759,7 @@ function isCompletionsStreamDedicatedBodyWithTokens$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsStreamServerlessBodyWithPrompt))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsStreamServerlessBodyWithPrompt(
   u: unknown,
@@ -2936,7 +2936,7 @@ function isCompletionsStreamServerlessBodyWithPrompt$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(CompletionsStreamServerlessBodyWithTokens))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isCompletionsStreamServerlessBodyWithTokens(
   u: unknown,
@@ -3113,7 +3113,7 @@ function isCompletionsStreamServerlessBodyWithTokens$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerVadChunkingStrategy))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerVadChunkingStrategy(u: unknown): u is ServerVadChunkingStrategyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3134,7 +3134,7 @@ export function isServerVadChunkingStrategy(u: unknown): u is ServerVadChunkingS
  * `Schema.is(Schema.toEncoded(ContainerAudioTranscriptionBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerAudioTranscriptionBody(u: unknown): u is ContainerAudioTranscriptionBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3159,7 +3159,7 @@ export function isContainerAudioTranscriptionBody(u: unknown): u is ContainerAud
  * `Schema.is(Schema.toEncoded(ContainerAudioTranscriptionStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerAudioTranscriptionStreamBody(u: unknown): u is ContainerAudioTranscriptionStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3184,7 +3184,7 @@ export function isContainerAudioTranscriptionStreamBody(u: unknown): u is Contai
  * `Schema.is(Schema.toEncoded(StreamedAudioTranscriptionData))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isStreamedAudioTranscriptionData(u: unknown): u is StreamedAudioTranscriptionDataEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3205,7 +3205,7 @@ export function isStreamedAudioTranscriptionData(u: unknown): u is StreamedAudio
  * `Schema.is(Schema.toEncoded(StreamedAudioTranscriptionResult))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isStreamedAudioTranscriptionResult(u: unknown): u is StreamedAudioTranscriptionResultEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3220,7 +3220,7 @@ export function isStreamedAudioTranscriptionResult(u: unknown): u is StreamedAud
  * `Schema.is(Schema.toEncoded(ContainerAudioTranscriptionStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerAudioTranscriptionStreamSuccess(
   u: unknown,
@@ -3233,7 +3233,7 @@ export function isContainerAudioTranscriptionStreamSuccess(
  * `Schema.is(Schema.toEncoded(ContainerAudioTranscriptionSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerAudioTranscriptionSuccess(u: unknown): u is ContainerAudioTranscriptionSuccessEncoded {
   return isAudioTranscriptionResult(u)
@@ -3244,7 +3244,7 @@ export function isContainerAudioTranscriptionSuccess(u: unknown): u is Container
  * `Schema.is(Schema.toEncoded(ContainerChatCompleteSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerChatCompleteSuccess(u: unknown): u is ContainerChatCompleteSuccessEncoded {
   return isChatCompletionResponse(u)
@@ -3255,7 +3255,7 @@ export function isContainerChatCompleteSuccess(u: unknown): u is ContainerChatCo
  * `Schema.is(Schema.toEncoded(FunctionDefinition))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isFunctionDefinition(u: unknown): u is FunctionDefinitionEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3335,7 +3335,7 @@ export function isToolMessage(u: unknown): u is ToolMessageEncoded {
  * `Schema.is(Schema.toEncoded(ImageData))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isImageData(u: unknown): u is ImageDataEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3350,7 +3350,7 @@ export function isImageData(u: unknown): u is ImageDataEncoded {
  * `Schema.is(Schema.toEncoded(ImageContent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isImageContent(u: unknown): u is ImageContentEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3367,7 +3367,7 @@ export function isImageContent(u: unknown): u is ImageContentEncoded {
  * `Schema.is(Schema.toEncoded(TextContent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isTextContent(u: unknown): u is TextContentEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3384,7 +3384,7 @@ export function isTextContent(u: unknown): u is TextContentEncoded {
  * `Schema.is(Schema.toEncoded(VideoData))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isVideoData(u: unknown): u is VideoDataEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3399,7 +3399,7 @@ export function isVideoData(u: unknown): u is VideoDataEncoded {
  * `Schema.is(Schema.toEncoded(VideoContent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isVideoContent(u: unknown): u is VideoContentEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3416,7 +3416,7 @@ export function isVideoContent(u: unknown): u is VideoContentEncoded {
  * `Schema.is(Schema.toEncoded(UserMessageContentMultiModal))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isUserMessageContentMultiModal(u: unknown): u is UserMessageContentMultiModalEncoded {
   return isTextContent(u) || isAudioContent(u) || isImageContent(u) || isVideoContent(u)
@@ -3611,7 +3611,7 @@ function isChatCompletionRequest$6(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ContainerChatCompletionStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerChatCompletionStreamBody(u: unknown): u is ContainerChatCompletionStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3760,7 +3760,7 @@ function isContainerChatCompletionStreamBody$6(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ToolCallDeltaFunction))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isToolCallDeltaFunction(u: unknown): u is ToolCallDeltaFunctionEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3884,7 +3884,7 @@ function isChatCompletionChunk$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(StreamedChatResult))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isStreamedChatResult(u: unknown): u is StreamedChatResultEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -3899,7 +3899,7 @@ export function isStreamedChatResult(u: unknown): u is StreamedChatResultEncoded
  * `Schema.is(Schema.toEncoded(ContainerChatCompletionStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerChatCompletionStreamSuccess(u: unknown): u is ContainerChatCompletionStreamSuccessEncoded {
   return isStreamedChatResult(u)
@@ -3921,7 +3921,7 @@ export function isCompletionRequest(u: unknown): u is CompletionRequestEncoded {
  * `Schema.is(Schema.toEncoded(ContainerCompletionsStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerCompletionsStreamBody(u: unknown): u is ContainerCompletionsStreamBodyEncoded {
   return isCompletionsStreamBodyWithPrompt(u) || isCompletionsStreamBodyWithTokens(u)
@@ -3989,7 +3989,7 @@ function isCompletionChunk$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(StreamedCompletionsResult))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isStreamedCompletionsResult(u: unknown): u is StreamedCompletionsResultEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4004,7 +4004,7 @@ export function isStreamedCompletionsResult(u: unknown): u is StreamedCompletion
  * `Schema.is(Schema.toEncoded(ContainerCompletionsStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerCompletionsStreamSuccess(u: unknown): u is ContainerCompletionsStreamSuccessEncoded {
   return isStreamedCompletionsResult(u)
@@ -4015,7 +4015,7 @@ export function isContainerCompletionsStreamSuccess(u: unknown): u is ContainerC
  * `Schema.is(Schema.toEncoded(ContainerCompletionsSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerCompletionsSuccess(u: unknown): u is ContainerCompletionsSuccessEncoded {
   return isCompletionResponse(u)
@@ -4026,7 +4026,7 @@ export function isContainerCompletionsSuccess(u: unknown): u is ContainerComplet
  * `Schema.is(Schema.toEncoded(ContainerDetokenizationBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerDetokenizationBody(u: unknown): u is ContainerDetokenizationBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4052,7 +4052,7 @@ function isContainerDetokenizationBody$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ContainerDetokenizationSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerDetokenizationSuccess(u: unknown): u is ContainerDetokenizationSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4067,7 +4067,7 @@ export function isContainerDetokenizationSuccess(u: unknown): u is ContainerDeto
  * `Schema.is(Schema.toEncoded(MessagesCompatibilityBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesCompatibilityBlock(u: unknown): u is MessagesCompatibilityBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4097,7 +4097,7 @@ export function isMessagesCompatibilityBlock(u: unknown): u is MessagesCompatibi
  * `Schema.is(Schema.toEncoded(MessagesBase64ImageSource))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesBase64ImageSource(u: unknown): u is MessagesBase64ImageSourceEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4116,7 +4116,7 @@ export function isMessagesBase64ImageSource(u: unknown): u is MessagesBase64Imag
  * `Schema.is(Schema.toEncoded(MessagesUrlImageSource))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesUrlImageSource(u: unknown): u is MessagesUrlImageSourceEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4133,7 +4133,7 @@ export function isMessagesUrlImageSource(u: unknown): u is MessagesUrlImageSourc
  * `Schema.is(Schema.toEncoded(MessagesImageSource))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesImageSource(u: unknown): u is MessagesImageSourceEncoded {
   return isMessagesBase64ImageSource(u) || isMessagesUrlImageSource(u)
@@ -4144,7 +4144,7 @@ export function isMessagesImageSource(u: unknown): u is MessagesImageSourceEncod
  * `Schema.is(Schema.toEncoded(MessagesImageBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesImageBlock(u: unknown): u is MessagesImageBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4161,7 +4161,7 @@ export function isMessagesImageBlock(u: unknown): u is MessagesImageBlockEncoded
  * `Schema.is(Schema.toEncoded(MessagesTextBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesTextBlock(u: unknown): u is MessagesTextBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4178,7 +4178,7 @@ export function isMessagesTextBlock(u: unknown): u is MessagesTextBlockEncoded {
  * `Schema.is(Schema.toEncoded(MessagesThinkingBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesThinkingBlock(u: unknown): u is MessagesThinkingBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4197,7 +4197,7 @@ export function isMessagesThinkingBlock(u: unknown): u is MessagesThinkingBlockE
  * `Schema.is(Schema.toEncoded(MessagesToolResultBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesToolResultBlock(u: unknown): u is MessagesToolResultBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4229,7 +4229,7 @@ function isMessagesToolResultBlock$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesToolUseBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesToolUseBlock(u: unknown): u is MessagesToolUseBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4254,7 +4254,7 @@ function isMessagesToolUseBlock$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesContentBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesContentBlock(u: unknown): u is MessagesContentBlockEncoded {
   return (
@@ -4272,7 +4272,7 @@ export function isMessagesContentBlock(u: unknown): u is MessagesContentBlockEnc
  * `Schema.is(Schema.toEncoded(MessagesInputMessage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesInputMessage(u: unknown): u is MessagesInputMessageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4298,7 +4298,7 @@ function isMessagesInputMessage$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesOutputFormat))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesOutputFormat(u: unknown): u is MessagesOutputFormatEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4319,7 +4319,7 @@ function isMessagesOutputFormat$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesOutputConfig))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesOutputConfig(u: unknown): u is MessagesOutputConfigEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4349,7 +4349,7 @@ export function isMessagesOutputConfig(u: unknown): u is MessagesOutputConfigEnc
  * `Schema.is(Schema.toEncoded(MessagesSystemTextBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesSystemTextBlock(u: unknown): u is MessagesSystemTextBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4366,7 +4366,7 @@ export function isMessagesSystemTextBlock(u: unknown): u is MessagesSystemTextBl
  * `Schema.is(Schema.toEncoded(MessagesThinkingConfig))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesThinkingConfig(u: unknown): u is MessagesThinkingConfigEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4384,7 +4384,7 @@ export function isMessagesThinkingConfig(u: unknown): u is MessagesThinkingConfi
  * `Schema.is(Schema.toEncoded(MessagesToolChoice))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesToolChoice(u: unknown): u is MessagesToolChoiceEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4403,7 +4403,7 @@ export function isMessagesToolChoice(u: unknown): u is MessagesToolChoiceEncoded
  * `Schema.is(Schema.toEncoded(MessagesToolDefinition))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesToolDefinition(u: unknown): u is MessagesToolDefinitionEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4430,7 +4430,7 @@ function isMessagesToolDefinition$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ContainerMessagesBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerMessagesBody(u: unknown): u is ContainerMessagesBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4543,7 +4543,7 @@ function isContainerMessagesBody$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ContainerMessagesStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerMessagesStreamBody(u: unknown): u is ContainerMessagesStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4657,7 +4657,7 @@ function isContainerMessagesStreamBody$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesStreamInputJsonDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamInputJsonDelta(u: unknown): u is MessagesStreamInputJsonDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4674,7 +4674,7 @@ export function isMessagesStreamInputJsonDelta(u: unknown): u is MessagesStreamI
  * `Schema.is(Schema.toEncoded(MessagesStreamSignatureDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamSignatureDelta(u: unknown): u is MessagesStreamSignatureDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4691,7 +4691,7 @@ export function isMessagesStreamSignatureDelta(u: unknown): u is MessagesStreamS
  * `Schema.is(Schema.toEncoded(MessagesStreamTextDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamTextDelta(u: unknown): u is MessagesStreamTextDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4708,7 +4708,7 @@ export function isMessagesStreamTextDelta(u: unknown): u is MessagesStreamTextDe
  * `Schema.is(Schema.toEncoded(MessagesStreamThinkingDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamThinkingDelta(u: unknown): u is MessagesStreamThinkingDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4725,7 +4725,7 @@ export function isMessagesStreamThinkingDelta(u: unknown): u is MessagesStreamTh
  * `Schema.is(Schema.toEncoded(MessagesStreamContentBlockDeltaPayload))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamContentBlockDeltaPayload(
   u: unknown,
@@ -4743,7 +4743,7 @@ export function isMessagesStreamContentBlockDeltaPayload(
  * `Schema.is(Schema.toEncoded(MessagesStreamContentBlockDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamContentBlockDelta(u: unknown): u is MessagesStreamContentBlockDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4762,7 +4762,7 @@ export function isMessagesStreamContentBlockDelta(u: unknown): u is MessagesStre
  * `Schema.is(Schema.toEncoded(MessagesStreamStartTextBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamStartTextBlock(u: unknown): u is MessagesStreamStartTextBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4779,7 +4779,7 @@ export function isMessagesStreamStartTextBlock(u: unknown): u is MessagesStreamS
  * `Schema.is(Schema.toEncoded(MessagesStreamStartThinkingBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamStartThinkingBlock(u: unknown): u is MessagesStreamStartThinkingBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4798,7 +4798,7 @@ export function isMessagesStreamStartThinkingBlock(u: unknown): u is MessagesStr
  * `Schema.is(Schema.toEncoded(MessagesStreamStartToolUseBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamStartToolUseBlock(u: unknown): u is MessagesStreamStartToolUseBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4823,7 +4823,7 @@ function isMessagesStreamStartToolUseBlock$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesStreamContentBlockStartPayload))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamContentBlockStartPayload(
   u: unknown,
@@ -4838,7 +4838,7 @@ export function isMessagesStreamContentBlockStartPayload(
  * `Schema.is(Schema.toEncoded(MessagesStreamContentBlockStart))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamContentBlockStart(u: unknown): u is MessagesStreamContentBlockStartEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4857,7 +4857,7 @@ export function isMessagesStreamContentBlockStart(u: unknown): u is MessagesStre
  * `Schema.is(Schema.toEncoded(MessagesStreamContentBlockStop))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamContentBlockStop(u: unknown): u is MessagesStreamContentBlockStopEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4874,7 +4874,7 @@ export function isMessagesStreamContentBlockStop(u: unknown): u is MessagesStrea
  * `Schema.is(Schema.toEncoded(MessagesStreamErrorDetail))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamErrorDetail(u: unknown): u is MessagesStreamErrorDetailEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4891,7 +4891,7 @@ export function isMessagesStreamErrorDetail(u: unknown): u is MessagesStreamErro
  * `Schema.is(Schema.toEncoded(MessagesStreamErrorEvent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamErrorEvent(u: unknown): u is MessagesStreamErrorEventEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4910,7 +4910,7 @@ export function isMessagesStreamErrorEvent(u: unknown): u is MessagesStreamError
  * `Schema.is(Schema.toEncoded(MessagesStreamMessageDeltaPayload))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamMessageDeltaPayload(u: unknown): u is MessagesStreamMessageDeltaPayloadEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4931,7 +4931,7 @@ export function isMessagesStreamMessageDeltaPayload(u: unknown): u is MessagesSt
  * `Schema.is(Schema.toEncoded(MessagesStreamMessageDeltaUsage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamMessageDeltaUsage(u: unknown): u is MessagesStreamMessageDeltaUsageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4953,7 +4953,7 @@ export function isMessagesStreamMessageDeltaUsage(u: unknown): u is MessagesStre
  * `Schema.is(Schema.toEncoded(MessagesStreamMessageDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamMessageDelta(u: unknown): u is MessagesStreamMessageDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4972,7 +4972,7 @@ export function isMessagesStreamMessageDelta(u: unknown): u is MessagesStreamMes
  * `Schema.is(Schema.toEncoded(MessagesResponseTextBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesResponseTextBlock(u: unknown): u is MessagesResponseTextBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -4989,7 +4989,7 @@ export function isMessagesResponseTextBlock(u: unknown): u is MessagesResponseTe
  * `Schema.is(Schema.toEncoded(MessagesResponseThinkingBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesResponseThinkingBlock(u: unknown): u is MessagesResponseThinkingBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5008,7 +5008,7 @@ export function isMessagesResponseThinkingBlock(u: unknown): u is MessagesRespon
  * `Schema.is(Schema.toEncoded(MessagesResponseToolUseBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesResponseToolUseBlock(u: unknown): u is MessagesResponseToolUseBlockEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5033,7 +5033,7 @@ function isMessagesResponseToolUseBlock$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesResponseContentBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesResponseContentBlock(u: unknown): u is MessagesResponseContentBlockEncoded {
   return isMessagesResponseThinkingBlock(u) || isMessagesResponseTextBlock(u) || isMessagesResponseToolUseBlock(u)
@@ -5044,7 +5044,7 @@ export function isMessagesResponseContentBlock(u: unknown): u is MessagesRespons
  * `Schema.is(Schema.toEncoded(MessagesUsage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesUsage(u: unknown): u is MessagesUsageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5064,7 +5064,7 @@ export function isMessagesUsage(u: unknown): u is MessagesUsageEncoded {
  * `Schema.is(Schema.toEncoded(MessagesStreamMessageEnvelope))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamMessageEnvelope(u: unknown): u is MessagesStreamMessageEnvelopeEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5106,7 +5106,7 @@ function isMessagesStreamMessageEnvelope$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(MessagesStreamMessageStart))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamMessageStart(u: unknown): u is MessagesStreamMessageStartEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5123,7 +5123,7 @@ export function isMessagesStreamMessageStart(u: unknown): u is MessagesStreamMes
  * `Schema.is(Schema.toEncoded(MessagesStreamMessageStop))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamMessageStop(u: unknown): u is MessagesStreamMessageStopEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5138,7 +5138,7 @@ export function isMessagesStreamMessageStop(u: unknown): u is MessagesStreamMess
  * `Schema.is(Schema.toEncoded(MessagesStreamEvent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesStreamEvent(u: unknown): u is MessagesStreamEventEncoded {
   return (
@@ -5157,7 +5157,7 @@ export function isMessagesStreamEvent(u: unknown): u is MessagesStreamEventEncod
  * `Schema.is(Schema.toEncoded(ContainerMessagesStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerMessagesStreamSuccess(u: unknown): u is ContainerMessagesStreamSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5172,7 +5172,7 @@ export function isContainerMessagesStreamSuccess(u: unknown): u is ContainerMess
  * `Schema.is(Schema.toEncoded(ContainerMessagesSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerMessagesSuccess(u: unknown): u is ContainerMessagesSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5214,7 +5214,7 @@ function isContainerMessagesSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesCustomToolCall))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesCustomToolCall(u: unknown): u is ResponsesCustomToolCallEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5237,7 +5237,7 @@ export function isResponsesCustomToolCall(u: unknown): u is ResponsesCustomToolC
  * `Schema.is(Schema.toEncoded(ResponsesInputImage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesInputImage(u: unknown): u is ResponsesInputImageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5254,7 +5254,7 @@ export function isResponsesInputImage(u: unknown): u is ResponsesInputImageEncod
  * `Schema.is(Schema.toEncoded(ResponsesInputText))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesInputText(u: unknown): u is ResponsesInputTextEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5271,7 +5271,7 @@ export function isResponsesInputText(u: unknown): u is ResponsesInputTextEncoded
  * `Schema.is(Schema.toEncoded(ResponsesCustomToolCallOutputContent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesCustomToolCallOutputContent(u: unknown): u is ResponsesCustomToolCallOutputContentEncoded {
   return isResponsesInputText(u) || isResponsesInputImage(u)
@@ -5282,7 +5282,7 @@ export function isResponsesCustomToolCallOutputContent(u: unknown): u is Respons
  * `Schema.is(Schema.toEncoded(ResponsesCustomToolCallOutput))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesCustomToolCallOutput(u: unknown): u is ResponsesCustomToolCallOutputEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5312,7 +5312,7 @@ function isResponsesCustomToolCallOutput$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesFunctionCall))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesFunctionCall(u: unknown): u is ResponsesFunctionCallEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5338,7 +5338,7 @@ export function isResponsesFunctionCall(u: unknown): u is ResponsesFunctionCallE
  * `Schema.is(Schema.toEncoded(ResponsesFunctionCallOutputContent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesFunctionCallOutputContent(u: unknown): u is ResponsesFunctionCallOutputContentEncoded {
   return isResponsesInputText(u) || isResponsesInputImage(u)
@@ -5349,7 +5349,7 @@ export function isResponsesFunctionCallOutputContent(u: unknown): u is Responses
  * `Schema.is(Schema.toEncoded(ResponsesFunctionCallOutput))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesFunctionCallOutput(u: unknown): u is ResponsesFunctionCallOutputEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5382,7 +5382,7 @@ function isResponsesFunctionCallOutput$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesOutputText))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesOutputText(u: unknown): u is ResponsesOutputTextEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5399,7 +5399,7 @@ export function isResponsesOutputText(u: unknown): u is ResponsesOutputTextEncod
  * `Schema.is(Schema.toEncoded(ResponsesRefusal))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesRefusal(u: unknown): u is ResponsesRefusalEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5416,7 +5416,7 @@ export function isResponsesRefusal(u: unknown): u is ResponsesRefusalEncoded {
  * `Schema.is(Schema.toEncoded(ResponsesContentBlock))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesContentBlock(u: unknown): u is ResponsesContentBlockEncoded {
   return isResponsesInputText(u) || isResponsesInputImage(u) || isResponsesOutputText(u) || isResponsesRefusal(u)
@@ -5427,7 +5427,7 @@ export function isResponsesContentBlock(u: unknown): u is ResponsesContentBlockE
  * `Schema.is(Schema.toEncoded(ResponsesInputMessage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesInputMessage(u: unknown): u is ResponsesInputMessageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5455,7 +5455,7 @@ function isResponsesInputMessage$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesReasoningSummaryText))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesReasoningSummaryText(u: unknown): u is ResponsesReasoningSummaryTextEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5472,7 +5472,7 @@ export function isResponsesReasoningSummaryText(u: unknown): u is ResponsesReaso
  * `Schema.is(Schema.toEncoded(ResponsesReasoningText))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesReasoningText(u: unknown): u is ResponsesReasoningTextEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5489,7 +5489,7 @@ export function isResponsesReasoningText(u: unknown): u is ResponsesReasoningTex
  * `Schema.is(Schema.toEncoded(ResponsesReasoningItem))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesReasoningItem(u: unknown): u is ResponsesReasoningItemEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5531,7 +5531,7 @@ function isResponsesReasoningItem$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesInputItem))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesInputItem(u: unknown): u is ResponsesInputItemEncoded {
   return (
@@ -5549,7 +5549,7 @@ export function isResponsesInputItem(u: unknown): u is ResponsesInputItemEncoded
  * `Schema.is(Schema.toEncoded(ResponsesReasoningConfig))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesReasoningConfig(u: unknown): u is ResponsesReasoningConfigEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5578,7 +5578,7 @@ export function isResponsesReasoningConfig(u: unknown): u is ResponsesReasoningC
  * `Schema.is(Schema.toEncoded(ResponsesTextFormatJsonObject))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesTextFormatJsonObject(u: unknown): u is ResponsesTextFormatJsonObjectEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5593,7 +5593,7 @@ export function isResponsesTextFormatJsonObject(u: unknown): u is ResponsesTextF
  * `Schema.is(Schema.toEncoded(ResponsesTextFormatJsonSchema))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesTextFormatJsonSchema(u: unknown): u is ResponsesTextFormatJsonSchemaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5620,7 +5620,7 @@ function isResponsesTextFormatJsonSchema$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesTextFormatText))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesTextFormatText(u: unknown): u is ResponsesTextFormatTextEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5635,7 +5635,7 @@ export function isResponsesTextFormatText(u: unknown): u is ResponsesTextFormatT
  * `Schema.is(Schema.toEncoded(ResponsesTextFormat))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesTextFormat(u: unknown): u is ResponsesTextFormatEncoded {
   return isResponsesTextFormatText(u) || isResponsesTextFormatJsonSchema(u) || isResponsesTextFormatJsonObject(u)
@@ -5646,7 +5646,7 @@ export function isResponsesTextFormat(u: unknown): u is ResponsesTextFormatEncod
  * `Schema.is(Schema.toEncoded(ResponsesTextConfig))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesTextConfig(u: unknown): u is ResponsesTextConfigEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5661,7 +5661,7 @@ export function isResponsesTextConfig(u: unknown): u is ResponsesTextConfigEncod
  * `Schema.is(Schema.toEncoded(ResponsesCustomTool))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesCustomTool(u: unknown): u is ResponsesCustomToolEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5680,7 +5680,7 @@ export function isResponsesCustomTool(u: unknown): u is ResponsesCustomToolEncod
  * `Schema.is(Schema.toEncoded(ResponsesFunctionTool))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesFunctionTool(u: unknown): u is ResponsesFunctionToolEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5707,7 +5707,7 @@ function isResponsesFunctionTool$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesTool))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesTool(u: unknown): u is ResponsesToolEncoded {
   return isResponsesFunctionTool(u) || isResponsesCustomTool(u)
@@ -5718,7 +5718,7 @@ export function isResponsesTool(u: unknown): u is ResponsesToolEncoded {
  * `Schema.is(Schema.toEncoded(ResponsesToolChoiceCustom))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesToolChoiceCustom(u: unknown): u is ResponsesToolChoiceCustomEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5735,7 +5735,7 @@ export function isResponsesToolChoiceCustom(u: unknown): u is ResponsesToolChoic
  * `Schema.is(Schema.toEncoded(ResponsesToolChoiceFunction))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesToolChoiceFunction(u: unknown): u is ResponsesToolChoiceFunctionEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5752,7 +5752,7 @@ export function isResponsesToolChoiceFunction(u: unknown): u is ResponsesToolCho
  * `Schema.is(Schema.toEncoded(ContainerResponsesBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerResponsesBody(u: unknown): u is ContainerResponsesBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5818,7 +5818,7 @@ function isContainerResponsesBody$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ContainerResponsesStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerResponsesStreamBody(u: unknown): u is ContainerResponsesStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5884,7 +5884,7 @@ function isContainerResponsesStreamBody$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesContentPart))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesContentPart(u: unknown): u is ResponsesContentPartEncoded {
   return isResponsesOutputText(u) || isResponsesReasoningText(u)
@@ -5895,7 +5895,7 @@ export function isResponsesContentPart(u: unknown): u is ResponsesContentPartEnc
  * `Schema.is(Schema.toEncoded(ResponsesStreamContentPartAdded))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamContentPartAdded(u: unknown): u is ResponsesStreamContentPartAddedEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5920,7 +5920,7 @@ export function isResponsesStreamContentPartAdded(u: unknown): u is ResponsesStr
  * `Schema.is(Schema.toEncoded(ResponsesStreamContentPartDone))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamContentPartDone(u: unknown): u is ResponsesStreamContentPartDoneEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -5945,7 +5945,7 @@ export function isResponsesStreamContentPartDone(u: unknown): u is ResponsesStre
  * `Schema.is(Schema.toEncoded(ResponsesStreamFunctionCallArgumentsDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamFunctionCallArgumentsDelta(
   u: unknown,
@@ -5970,7 +5970,7 @@ export function isResponsesStreamFunctionCallArgumentsDelta(
  * `Schema.is(Schema.toEncoded(ResponsesStreamFunctionCallArgumentsDone))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamFunctionCallArgumentsDone(
   u: unknown,
@@ -5997,7 +5997,7 @@ export function isResponsesStreamFunctionCallArgumentsDone(
  * `Schema.is(Schema.toEncoded(ResponsesOutputMessage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesOutputMessage(u: unknown): u is ResponsesOutputMessageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6029,7 +6029,7 @@ function isResponsesOutputMessage$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesOutputItem))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesOutputItem(u: unknown): u is ResponsesOutputItemEncoded {
   return isResponsesOutputMessage(u) || isResponsesReasoningItem(u) || isResponsesFunctionCall(u)
@@ -6040,7 +6040,7 @@ export function isResponsesOutputItem(u: unknown): u is ResponsesOutputItemEncod
  * `Schema.is(Schema.toEncoded(ResponsesStreamOutputItemAdded))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamOutputItemAdded(u: unknown): u is ResponsesStreamOutputItemAddedEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6061,7 +6061,7 @@ export function isResponsesStreamOutputItemAdded(u: unknown): u is ResponsesStre
  * `Schema.is(Schema.toEncoded(ResponsesStreamOutputItemDone))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamOutputItemDone(u: unknown): u is ResponsesStreamOutputItemDoneEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6082,7 +6082,7 @@ export function isResponsesStreamOutputItemDone(u: unknown): u is ResponsesStrea
  * `Schema.is(Schema.toEncoded(ResponsesStreamOutputTextDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamOutputTextDelta(u: unknown): u is ResponsesStreamOutputTextDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6107,7 +6107,7 @@ export function isResponsesStreamOutputTextDelta(u: unknown): u is ResponsesStre
  * `Schema.is(Schema.toEncoded(ResponsesStreamOutputTextDone))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamOutputTextDone(u: unknown): u is ResponsesStreamOutputTextDoneEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6132,7 +6132,7 @@ export function isResponsesStreamOutputTextDone(u: unknown): u is ResponsesStrea
  * `Schema.is(Schema.toEncoded(ResponsesStreamReasoningTextDelta))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamReasoningTextDelta(u: unknown): u is ResponsesStreamReasoningTextDeltaEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6157,7 +6157,7 @@ export function isResponsesStreamReasoningTextDelta(u: unknown): u is ResponsesS
  * `Schema.is(Schema.toEncoded(ResponsesStreamReasoningTextDone))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamReasoningTextDone(u: unknown): u is ResponsesStreamReasoningTextDoneEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6182,7 +6182,7 @@ export function isResponsesStreamReasoningTextDone(u: unknown): u is ResponsesSt
  * `Schema.is(Schema.toEncoded(ResponsesError))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesError(u: unknown): u is ResponsesErrorEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6221,7 +6221,7 @@ export function isResponsesError(u: unknown): u is ResponsesErrorEncoded {
  * `Schema.is(Schema.toEncoded(ResponsesIncompleteDetails))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesIncompleteDetails(u: unknown): u is ResponsesIncompleteDetailsEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6236,7 +6236,7 @@ export function isResponsesIncompleteDetails(u: unknown): u is ResponsesIncomple
  * `Schema.is(Schema.toEncoded(ResponsesInputTokensDetails))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesInputTokensDetails(u: unknown): u is ResponsesInputTokensDetailsEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6251,7 +6251,7 @@ export function isResponsesInputTokensDetails(u: unknown): u is ResponsesInputTo
  * `Schema.is(Schema.toEncoded(ResponsesOutputTokensDetails))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesOutputTokensDetails(u: unknown): u is ResponsesOutputTokensDetailsEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6266,7 +6266,7 @@ export function isResponsesOutputTokensDetails(u: unknown): u is ResponsesOutput
  * `Schema.is(Schema.toEncoded(ResponsesUsage))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesUsage(u: unknown): u is ResponsesUsageEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6289,7 +6289,7 @@ export function isResponsesUsage(u: unknown): u is ResponsesUsageEncoded {
  * `Schema.is(Schema.toEncoded(ResponsesSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesSuccess(u: unknown): u is ResponsesSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6341,7 +6341,7 @@ function isResponsesSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ResponsesStreamResponseEvent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamResponseEvent(u: unknown): u is ResponsesStreamResponseEventEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6369,7 +6369,7 @@ export function isResponsesStreamResponseEvent(u: unknown): u is ResponsesStream
  * `Schema.is(Schema.toEncoded(ResponsesStreamEvent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isResponsesStreamEvent(u: unknown): u is ResponsesStreamEventEncoded {
   return (
@@ -6392,7 +6392,7 @@ export function isResponsesStreamEvent(u: unknown): u is ResponsesStreamEventEnc
  * `Schema.is(Schema.toEncoded(ContainerResponsesStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerResponsesStreamSuccess(u: unknown): u is ContainerResponsesStreamSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6407,7 +6407,7 @@ export function isContainerResponsesStreamSuccess(u: unknown): u is ContainerRes
  * `Schema.is(Schema.toEncoded(ContainerResponsesSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerResponsesSuccess(u: unknown): u is ContainerResponsesSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6459,7 +6459,7 @@ function isContainerResponsesSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ContainerTokenizationBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerTokenizationBody(u: unknown): u is ContainerTokenizationBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6476,7 +6476,7 @@ export function isContainerTokenizationBody(u: unknown): u is ContainerTokenizat
  * `Schema.is(Schema.toEncoded(ContainerTokenizationSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isContainerTokenizationSuccess(u: unknown): u is ContainerTokenizationSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6500,7 +6500,7 @@ function isContainerTokenizationSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedAudioTranscriptionBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedAudioTranscriptionBody(u: unknown): u is DedicatedAudioTranscriptionBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6525,7 +6525,7 @@ export function isDedicatedAudioTranscriptionBody(u: unknown): u is DedicatedAud
  * `Schema.is(Schema.toEncoded(DedicatedAudioTranscriptionStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedAudioTranscriptionStreamBody(u: unknown): u is DedicatedAudioTranscriptionStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6550,7 +6550,7 @@ export function isDedicatedAudioTranscriptionStreamBody(u: unknown): u is Dedica
  * `Schema.is(Schema.toEncoded(DedicatedAudioTranscriptionStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedAudioTranscriptionStreamSuccess(
   u: unknown,
@@ -6563,7 +6563,7 @@ export function isDedicatedAudioTranscriptionStreamSuccess(
  * `Schema.is(Schema.toEncoded(DedicatedAudioTranscriptionSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedAudioTranscriptionSuccess(u: unknown): u is DedicatedAudioTranscriptionSuccessEncoded {
   return isAudioTranscriptionResult(u)
@@ -6574,7 +6574,7 @@ export function isDedicatedAudioTranscriptionSuccess(u: unknown): u is Dedicated
  * `Schema.is(Schema.toEncoded(DedicatedChatCompleteSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedChatCompleteSuccess(u: unknown): u is DedicatedChatCompleteSuccessEncoded {
   return isChatCompletionResponse(u)
@@ -6585,7 +6585,7 @@ export function isDedicatedChatCompleteSuccess(u: unknown): u is DedicatedChatCo
  * `Schema.is(Schema.toEncoded(DedicatedChatCompletionBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedChatCompletionBody(u: unknown): u is DedicatedChatCompletionBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6730,7 +6730,7 @@ function isDedicatedChatCompletionBody$6(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedChatCompletionStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedChatCompletionStreamBody(u: unknown): u is DedicatedChatCompletionStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6879,7 +6879,7 @@ function isDedicatedChatCompletionStreamBody$6(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedChatCompletionStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedChatCompletionStreamSuccess(u: unknown): u is DedicatedChatCompletionStreamSuccessEncoded {
   return isStreamedChatResult(u)
@@ -6890,7 +6890,7 @@ export function isDedicatedChatCompletionStreamSuccess(u: unknown): u is Dedicat
  * `Schema.is(Schema.toEncoded(DedicatedChatRenderBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedChatRenderBody(u: unknown): u is DedicatedChatRenderBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6933,7 +6933,7 @@ function isDedicatedChatRenderBody$2(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedChatRenderSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedChatRenderSuccess(u: unknown): u is DedicatedChatRenderSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -6948,7 +6948,7 @@ export function isDedicatedChatRenderSuccess(u: unknown): u is DedicatedChatRend
  * `Schema.is(Schema.toEncoded(DedicatedCompletionsBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedCompletionsBody(u: unknown): u is DedicatedCompletionsBodyEncoded {
   return isCompletionsDedicatedBodyWithPrompt(u) || isCompletionsDedicatedBodyWithTokens(u)
@@ -6959,7 +6959,7 @@ export function isDedicatedCompletionsBody(u: unknown): u is DedicatedCompletion
  * `Schema.is(Schema.toEncoded(DedicatedCompletionsStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedCompletionsStreamBody(u: unknown): u is DedicatedCompletionsStreamBodyEncoded {
   return isCompletionsStreamDedicatedBodyWithPrompt(u) || isCompletionsStreamDedicatedBodyWithTokens(u)
@@ -6970,7 +6970,7 @@ export function isDedicatedCompletionsStreamBody(u: unknown): u is DedicatedComp
  * `Schema.is(Schema.toEncoded(DedicatedCompletionsStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedCompletionsStreamSuccess(u: unknown): u is DedicatedCompletionsStreamSuccessEncoded {
   return isStreamedCompletionsResult(u)
@@ -6981,7 +6981,7 @@ export function isDedicatedCompletionsStreamSuccess(u: unknown): u is DedicatedC
  * `Schema.is(Schema.toEncoded(DedicatedCompletionsSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedCompletionsSuccess(u: unknown): u is DedicatedCompletionsSuccessEncoded {
   return isCompletionResponse(u)
@@ -6992,7 +6992,7 @@ export function isDedicatedCompletionsSuccess(u: unknown): u is DedicatedComplet
  * `Schema.is(Schema.toEncoded(DedicatedDetokenizationBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedDetokenizationBody(u: unknown): u is DedicatedDetokenizationBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7018,7 +7018,7 @@ function isDedicatedDetokenizationBody$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedDetokenizationSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedDetokenizationSuccess(u: unknown): u is DedicatedDetokenizationSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7033,7 +7033,7 @@ export function isDedicatedDetokenizationSuccess(u: unknown): u is DedicatedDeto
  * `Schema.is(Schema.toEncoded(DedicatedEmbeddingsBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedEmbeddingsBody(u: unknown): u is DedicatedEmbeddingsBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7072,7 +7072,7 @@ function isDedicatedEmbeddingsBody$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(EmbeddingObject))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isEmbeddingObject(u: unknown): u is EmbeddingObjectEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7100,7 +7100,7 @@ function isEmbeddingObject$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedEmbeddingsSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedEmbeddingsSuccess(u: unknown): u is DedicatedEmbeddingsSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7134,7 +7134,7 @@ function isDedicatedEmbeddingsSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedMessagesBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedMessagesBody(u: unknown): u is DedicatedMessagesBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7247,7 +7247,7 @@ function isDedicatedMessagesBody$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedMessagesStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedMessagesStreamBody(u: unknown): u is DedicatedMessagesStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7361,7 +7361,7 @@ function isDedicatedMessagesStreamBody$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedMessagesStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedMessagesStreamSuccess(u: unknown): u is DedicatedMessagesStreamSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7376,7 +7376,7 @@ export function isDedicatedMessagesStreamSuccess(u: unknown): u is DedicatedMess
  * `Schema.is(Schema.toEncoded(DedicatedMessagesSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedMessagesSuccess(u: unknown): u is DedicatedMessagesSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7418,7 +7418,7 @@ function isDedicatedMessagesSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedResponsesBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedResponsesBody(u: unknown): u is DedicatedResponsesBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7484,7 +7484,7 @@ function isDedicatedResponsesBody$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedResponsesStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedResponsesStreamBody(u: unknown): u is DedicatedResponsesStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7550,7 +7550,7 @@ function isDedicatedResponsesStreamBody$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedResponsesStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedResponsesStreamSuccess(u: unknown): u is DedicatedResponsesStreamSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7565,7 +7565,7 @@ export function isDedicatedResponsesStreamSuccess(u: unknown): u is DedicatedRes
  * `Schema.is(Schema.toEncoded(DedicatedResponsesSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedResponsesSuccess(u: unknown): u is DedicatedResponsesSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7617,7 +7617,7 @@ function isDedicatedResponsesSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(DedicatedTokenizationBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedTokenizationBody(u: unknown): u is DedicatedTokenizationBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7634,7 +7634,7 @@ export function isDedicatedTokenizationBody(u: unknown): u is DedicatedTokenizat
  * `Schema.is(Schema.toEncoded(DedicatedTokenizationSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isDedicatedTokenizationSuccess(u: unknown): u is DedicatedTokenizationSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7658,7 +7658,7 @@ function isDedicatedTokenizationSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(FileBuiltInTool))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isFileBuiltInTool(u: unknown): u is FileBuiltInToolEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7709,7 +7709,7 @@ export function isBuiltInTool(u: unknown): u is BuiltInToolEncoded {
  * `Schema.is(Schema.toEncoded(Functionality))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isFunctionality(u: unknown): u is FunctionalityEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7730,7 +7730,7 @@ export function isFunctionality(u: unknown): u is FunctionalityEncoded {
  * `Schema.is(Schema.toEncoded(IntegratedBuiltInTool))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isIntegratedBuiltInTool(u: unknown): u is IntegratedBuiltInToolEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7745,7 +7745,7 @@ export function isIntegratedBuiltInTool(u: unknown): u is IntegratedBuiltInToolE
  * `Schema.is(Schema.toEncoded(MessagesErrorObject))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesErrorObject(u: unknown): u is MessagesErrorObjectEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7762,7 +7762,7 @@ export function isMessagesErrorObject(u: unknown): u is MessagesErrorObjectEncod
  * `Schema.is(Schema.toEncoded(MessagesErrorResponse))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isMessagesErrorResponse(u: unknown): u is MessagesErrorResponseEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7781,7 +7781,7 @@ export function isMessagesErrorResponse(u: unknown): u is MessagesErrorResponseE
  * `Schema.is(Schema.toEncoded(PricingModel))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isPricingModel(u: unknown): u is PricingModelEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7806,7 +7806,7 @@ export function isPricingModel(u: unknown): u is PricingModelEncoded {
  * `Schema.is(Schema.toEncoded(ModelCatalogResponseItem))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isModelCatalogResponseItem(u: unknown): u is ModelCatalogResponseItemEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7845,7 +7845,7 @@ export function isModelCatalogResponseItem(u: unknown): u is ModelCatalogRespons
  * `Schema.is(Schema.toEncoded(ServerlessAudioTranscriptionBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessAudioTranscriptionBody(u: unknown): u is ServerlessAudioTranscriptionBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -7870,7 +7870,7 @@ export function isServerlessAudioTranscriptionBody(u: unknown): u is ServerlessA
  * `Schema.is(Schema.toEncoded(ServerlessAudioTranscriptionStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessAudioTranscriptionStreamBody(
   u: unknown,
@@ -7897,7 +7897,7 @@ export function isServerlessAudioTranscriptionStreamBody(
  * `Schema.is(Schema.toEncoded(ServerlessAudioTranscriptionStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessAudioTranscriptionStreamSuccess(
   u: unknown,
@@ -7910,7 +7910,7 @@ export function isServerlessAudioTranscriptionStreamSuccess(
  * `Schema.is(Schema.toEncoded(ServerlessAudioTranscriptionSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessAudioTranscriptionSuccess(u: unknown): u is ServerlessAudioTranscriptionSuccessEncoded {
   return isAudioTranscriptionResult(u)
@@ -7921,7 +7921,7 @@ export function isServerlessAudioTranscriptionSuccess(u: unknown): u is Serverle
  * `Schema.is(Schema.toEncoded(ServerlessChatCompleteSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessChatCompleteSuccess(u: unknown): u is ServerlessChatCompleteSuccessEncoded {
   return isChatCompletionResponse(u)
@@ -7932,7 +7932,7 @@ export function isServerlessChatCompleteSuccess(u: unknown): u is ServerlessChat
  * `Schema.is(Schema.toEncoded(ServerlessChatCompletionBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessChatCompletionBody(u: unknown): u is ServerlessChatCompletionBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8077,7 +8077,7 @@ function isServerlessChatCompletionBody$6(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessChatCompletionStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessChatCompletionStreamBody(u: unknown): u is ServerlessChatCompletionStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8226,7 +8226,7 @@ function isServerlessChatCompletionStreamBody$6(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessChatCompletionStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessChatCompletionStreamSuccess(u: unknown): u is ServerlessChatCompletionStreamSuccessEncoded {
   return isStreamedChatResult(u)
@@ -8237,7 +8237,7 @@ export function isServerlessChatCompletionStreamSuccess(u: unknown): u is Server
  * `Schema.is(Schema.toEncoded(ServerlessChatRenderBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessChatRenderBody(u: unknown): u is ServerlessChatRenderBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8280,7 +8280,7 @@ function isServerlessChatRenderBody$2(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessChatRenderSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessChatRenderSuccess(u: unknown): u is ServerlessChatRenderSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8295,7 +8295,7 @@ export function isServerlessChatRenderSuccess(u: unknown): u is ServerlessChatRe
  * `Schema.is(Schema.toEncoded(ServerlessCompletionsBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessCompletionsBody(u: unknown): u is ServerlessCompletionsBodyEncoded {
   return isCompletionsServerlessBodyWithPrompt(u) || isCompletionsServerlessBodyWithTokens(u)
@@ -8306,7 +8306,7 @@ export function isServerlessCompletionsBody(u: unknown): u is ServerlessCompleti
  * `Schema.is(Schema.toEncoded(ServerlessCompletionsStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessCompletionsStreamBody(u: unknown): u is ServerlessCompletionsStreamBodyEncoded {
   return isCompletionsStreamServerlessBodyWithPrompt(u) || isCompletionsStreamServerlessBodyWithTokens(u)
@@ -8317,7 +8317,7 @@ export function isServerlessCompletionsStreamBody(u: unknown): u is ServerlessCo
  * `Schema.is(Schema.toEncoded(ServerlessCompletionsStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessCompletionsStreamSuccess(u: unknown): u is ServerlessCompletionsStreamSuccessEncoded {
   return isStreamedCompletionsResult(u)
@@ -8328,7 +8328,7 @@ export function isServerlessCompletionsStreamSuccess(u: unknown): u is Serverles
  * `Schema.is(Schema.toEncoded(ServerlessCompletionsSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessCompletionsSuccess(u: unknown): u is ServerlessCompletionsSuccessEncoded {
   return isCompletionResponse(u)
@@ -8339,7 +8339,7 @@ export function isServerlessCompletionsSuccess(u: unknown): u is ServerlessCompl
  * `Schema.is(Schema.toEncoded(ServerlessDetokenizationBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessDetokenizationBody(u: unknown): u is ServerlessDetokenizationBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8365,7 +8365,7 @@ function isServerlessDetokenizationBody$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessDetokenizationSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessDetokenizationSuccess(u: unknown): u is ServerlessDetokenizationSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8380,7 +8380,7 @@ export function isServerlessDetokenizationSuccess(u: unknown): u is ServerlessDe
  * `Schema.is(Schema.toEncoded(ServerlessMessagesBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessMessagesBody(u: unknown): u is ServerlessMessagesBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8493,7 +8493,7 @@ function isServerlessMessagesBody$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessMessagesStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessMessagesStreamBody(u: unknown): u is ServerlessMessagesStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8607,7 +8607,7 @@ function isServerlessMessagesStreamBody$9(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessMessagesStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessMessagesStreamSuccess(u: unknown): u is ServerlessMessagesStreamSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8622,7 +8622,7 @@ export function isServerlessMessagesStreamSuccess(u: unknown): u is ServerlessMe
  * `Schema.is(Schema.toEncoded(ServerlessMessagesSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessMessagesSuccess(u: unknown): u is ServerlessMessagesSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8664,7 +8664,7 @@ function isServerlessMessagesSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessModelListSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessModelListSuccess(u: unknown): u is ServerlessModelListSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8688,7 +8688,7 @@ function isServerlessModelListSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessResponsesBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessResponsesBody(u: unknown): u is ServerlessResponsesBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8754,7 +8754,7 @@ function isServerlessResponsesBody$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessResponsesStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessResponsesStreamBody(u: unknown): u is ServerlessResponsesStreamBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8820,7 +8820,7 @@ function isServerlessResponsesStreamBody$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessResponsesStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessResponsesStreamSuccess(u: unknown): u is ServerlessResponsesStreamSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8835,7 +8835,7 @@ export function isServerlessResponsesStreamSuccess(u: unknown): u is ServerlessR
  * `Schema.is(Schema.toEncoded(ServerlessResponsesSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessResponsesSuccess(u: unknown): u is ServerlessResponsesSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8887,7 +8887,7 @@ function isServerlessResponsesSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessTokenizationBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessTokenizationBody(u: unknown): u is ServerlessTokenizationBodyEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8904,7 +8904,7 @@ export function isServerlessTokenizationBody(u: unknown): u is ServerlessTokeniz
  * `Schema.is(Schema.toEncoded(ServerlessTokenizationSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessTokenizationSuccess(u: unknown): u is ServerlessTokenizationSuccessEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -8928,7 +8928,7 @@ function isServerlessTokenizationSuccess$0(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessToolAssistedChatCompleteSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessToolAssistedChatCompleteSuccess(
   u: unknown,
@@ -8941,7 +8941,7 @@ export function isServerlessToolAssistedChatCompleteSuccess(
  * `Schema.is(Schema.toEncoded(ToolAssistedChatTool))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isToolAssistedChatTool(u: unknown): u is ToolAssistedChatToolEncoded {
   return isFunctionTool(u) || isBuiltInTool(u) || isIntegratedBuiltInTool(u) || isFileBuiltInTool(u)
@@ -9099,7 +9099,7 @@ function isToolAssistedChatCompletionRequest$6(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(ServerlessToolAssistedChatCompletionStreamBody))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessToolAssistedChatCompletionStreamBody(
   u: unknown,
@@ -9248,7 +9248,7 @@ function isServerlessToolAssistedChatCompletionStreamBody$6(u: unknown): boolean
  * `Schema.is(Schema.toEncoded(StreamedToolAssistedChatToken))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isStreamedToolAssistedChatToken(u: unknown): u is StreamedToolAssistedChatTokenEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -9265,7 +9265,7 @@ export function isStreamedToolAssistedChatToken(u: unknown): u is StreamedToolAs
  * `Schema.is(Schema.toEncoded(ToolStatusError))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isToolStatusError(u: unknown): u is ToolStatusErrorEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -9282,7 +9282,7 @@ export function isToolStatusError(u: unknown): u is ToolStatusErrorEncoded {
  * `Schema.is(Schema.toEncoded(ToolStatusFile))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isToolStatusFile(u: unknown): u is ToolStatusFileEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -9299,7 +9299,7 @@ export function isToolStatusFile(u: unknown): u is ToolStatusFileEncoded {
  * `Schema.is(Schema.toEncoded(ToolStatusParameter))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isToolStatusParameter(u: unknown): u is ToolStatusParameterEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -9377,7 +9377,7 @@ function isToolStatusEvent$1(u: unknown): boolean {
  * `Schema.is(Schema.toEncoded(StreamedToolAssistedChatToolStatus))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isStreamedToolAssistedChatToolStatus(u: unknown): u is StreamedToolAssistedChatToolStatusEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
@@ -9394,7 +9394,7 @@ export function isStreamedToolAssistedChatToolStatus(u: unknown): u is StreamedT
  * `Schema.is(Schema.toEncoded(StreamedToolAssistedChatEvent))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isStreamedToolAssistedChatEvent(u: unknown): u is StreamedToolAssistedChatEventEncoded {
   return isStreamedToolAssistedChatToken(u) || isStreamedToolAssistedChatToolStatus(u)
@@ -9405,7 +9405,7 @@ export function isStreamedToolAssistedChatEvent(u: unknown): u is StreamedToolAs
  * `Schema.is(Schema.toEncoded(ServerlessToolAssistedChatCompletionStreamSuccess))`, without allocating.
  *
  * @category guards
- * @since 0.1.0
+ * @since 0.2.0
  */
 export function isServerlessToolAssistedChatCompletionStreamSuccess(
   u: unknown,

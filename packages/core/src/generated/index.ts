@@ -8,7 +8,7 @@ export * from "./guards.ts"
  * The TypeScript types of the OpenAPI description (`paths`, `components`, `operations`).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type * as OpenApi from "./openapi.ts"
 export * from "./schemas.ts"

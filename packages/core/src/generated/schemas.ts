@@ -21,17 +21,22 @@ const preserving = <const Fields extends Schema.Struct.Fields>(
  * The `AssistantMessageToolCallFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AssistantMessageToolCallFunction = preserving(
-  Schema.Struct({ name: Schema.String, arguments: Schema.String }),
+  Schema.Struct({
+    /** The name of function */
+    name: Schema.String,
+    /** The arguments of function in JSON schema format to call the function. */
+    arguments: Schema.String,
+  }),
 ).annotate({ identifier: "AssistantMessageToolCallFunction" })
 
 /**
  * A decoded `AssistantMessageToolCallFunction` (see {@link AssistantMessageToolCallFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AssistantMessageToolCallFunction = typeof AssistantMessageToolCallFunction.Type
 
@@ -39,7 +44,7 @@ export type AssistantMessageToolCallFunction = typeof AssistantMessageToolCallFu
  * A `AssistantMessageToolCallFunction` as it is on the wire, before decoding (see {@link AssistantMessageToolCallFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AssistantMessageToolCallFunctionEncoded = typeof AssistantMessageToolCallFunction.Encoded
 
@@ -50,7 +55,14 @@ export type AssistantMessageToolCallFunctionEncoded = typeof AssistantMessageToo
  * @since 0.1.0
  */
 export const ToolCall = preserving(
-  Schema.Struct({ id: Schema.String, type: Schema.Literal("function"), function: AssistantMessageToolCallFunction }),
+  Schema.Struct({
+    /** The ID of tool call. */
+    id: Schema.String,
+    /** The type of tool call. */
+    type: Schema.Literal("function"),
+    /** The function specification */
+    function: AssistantMessageToolCallFunction,
+  }),
 ).annotate({ identifier: "ToolCall" })
 
 /**
@@ -77,10 +89,15 @@ export type ToolCallEncoded = typeof ToolCall.Encoded
  */
 export const AssistantMessage = preserving(
   Schema.Struct({
+    /** The role of the messages author. */
     role: Schema.Literal("assistant"),
+    /** The content of assistant message. Required unless `tool_calls` is specified. */
     content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The intermediate reasoning content of assistant message. */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The intermediate reasoning content of assistant message. This field is a compatible option for the 'reasoning_content' field. */
     reasoning: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The name for the participant to distinguish between participants with the same role. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCall))),
   }),
@@ -106,15 +123,20 @@ export type AssistantMessageEncoded = typeof AssistantMessage.Encoded
  * The `AudioData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const AudioData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "AudioData" })
+export const AudioData = preserving(
+  Schema.Struct({
+    /** The URL of the audio. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "AudioData" })
 
 /**
  * A decoded `AudioData` (see {@link AudioData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioData = typeof AudioData.Type
 
@@ -122,7 +144,7 @@ export type AudioData = typeof AudioData.Type
  * A `AudioData` as it is on the wire, before decoding (see {@link AudioData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioDataEncoded = typeof AudioData.Encoded
 
@@ -130,17 +152,22 @@ export type AudioDataEncoded = typeof AudioData.Encoded
  * The `AudioContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioContent = preserving(
-  Schema.Struct({ type: Schema.Literal("audio_url"), audio_url: AudioData }),
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("audio_url"),
+    /** The audio URL data. */
+    audio_url: AudioData,
+  }),
 ).annotate({ identifier: "AudioContent" })
 
 /**
  * A decoded `AudioContent` (see {@link AudioContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioContent = typeof AudioContent.Type
 
@@ -148,7 +175,7 @@ export type AudioContent = typeof AudioContent.Type
  * A `AudioContent` as it is on the wire, before decoding (see {@link AudioContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioContentEncoded = typeof AudioContent.Encoded
 
@@ -156,17 +183,22 @@ export type AudioContentEncoded = typeof AudioContent.Encoded
  * The `AudioTranscriptionInputTokenDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioTranscriptionInputTokenDetails = preserving(
-  Schema.Struct({ audio_tokens: Schema.Int, text_tokens: Schema.Int }),
+  Schema.Struct({
+    /** Number of audio tokens billed for this request. */
+    audio_tokens: Schema.Int,
+    /** Number of text tokens billed for this request. */
+    text_tokens: Schema.Int,
+  }),
 ).annotate({ identifier: "AudioTranscriptionInputTokenDetails" })
 
 /**
  * A decoded `AudioTranscriptionInputTokenDetails` (see {@link AudioTranscriptionInputTokenDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionInputTokenDetails = typeof AudioTranscriptionInputTokenDetails.Type
 
@@ -174,7 +206,7 @@ export type AudioTranscriptionInputTokenDetails = typeof AudioTranscriptionInput
  * A `AudioTranscriptionInputTokenDetails` as it is on the wire, before decoding (see {@link AudioTranscriptionInputTokenDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionInputTokenDetailsEncoded = typeof AudioTranscriptionInputTokenDetails.Encoded
 
@@ -182,16 +214,23 @@ export type AudioTranscriptionInputTokenDetailsEncoded = typeof AudioTranscripti
  * The `AudioTranscriptionUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioTranscriptionUsage = preserving(
   Schema.Struct({
+    /** The type of the usage object. Always `tokens` for this variant. */
     type: Schema.Literal("tokens"),
+    /** Number of input tokens billed for this request. */
     input_tokens: Schema.Int,
+    /** Number of output tokens generated. */
     output_tokens: Schema.Int,
+    /** Total number of tokens used (input + output). */
     total_tokens: Schema.Int,
+    /** The length of the input audio in milliseconds. */
     input_audio_length_ms: Schema.Int,
+    /** The length of the processed audio in milliseconds. */
     processed_audio_length_ms: Schema.Int,
+    /** Details about the input tokens billed for this request. */
     input_token_details: Schema.optional(Schema.NullOr(AudioTranscriptionInputTokenDetails)),
   }),
 ).annotate({ identifier: "AudioTranscriptionUsage" })
@@ -200,7 +239,7 @@ export const AudioTranscriptionUsage = preserving(
  * A decoded `AudioTranscriptionUsage` (see {@link AudioTranscriptionUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionUsage = typeof AudioTranscriptionUsage.Type
 
@@ -208,7 +247,7 @@ export type AudioTranscriptionUsage = typeof AudioTranscriptionUsage.Type
  * A `AudioTranscriptionUsage` as it is on the wire, before decoding (see {@link AudioTranscriptionUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionUsageEncoded = typeof AudioTranscriptionUsage.Encoded
 
@@ -216,17 +255,21 @@ export type AudioTranscriptionUsageEncoded = typeof AudioTranscriptionUsage.Enco
  * The `AudioTranscriptionResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AudioTranscriptionResult = preserving(
-  Schema.Struct({ text: Schema.String, usage: AudioTranscriptionUsage }),
+  Schema.Struct({
+    /** The transcribed text. */
+    text: Schema.String,
+    usage: AudioTranscriptionUsage,
+  }),
 ).annotate({ identifier: "AudioTranscriptionResult" })
 
 /**
  * A decoded `AudioTranscriptionResult` (see {@link AudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionResult = typeof AudioTranscriptionResult.Type
 
@@ -234,7 +277,7 @@ export type AudioTranscriptionResult = typeof AudioTranscriptionResult.Type
  * A `AudioTranscriptionResult` as it is on the wire, before decoding (see {@link AudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AudioTranscriptionResultEncoded = typeof AudioTranscriptionResult.Encoded
 
@@ -242,17 +285,22 @@ export type AudioTranscriptionResultEncoded = typeof AudioTranscriptionResult.En
  * The `FunctionResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const FunctionResult = preserving(Schema.Struct({ arguments: Schema.String, name: Schema.String })).annotate({
-  identifier: "FunctionResult",
-})
+export const FunctionResult = preserving(
+  Schema.Struct({
+    /** The arguments for calling the function, generated by the model in JSON format. Ensure to validate these arguments in your code before invoking the function since the model may not always produce valid JSON. */
+    arguments: Schema.String,
+    /** The name of the function to call. */
+    name: Schema.String,
+  }),
+).annotate({ identifier: "FunctionResult" })
 
 /**
  * A decoded `FunctionResult` (see {@link FunctionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionResult = typeof FunctionResult.Type
 
@@ -260,7 +308,7 @@ export type FunctionResult = typeof FunctionResult.Type
  * A `FunctionResult` as it is on the wire, before decoding (see {@link FunctionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionResultEncoded = typeof FunctionResult.Encoded
 
@@ -268,17 +316,23 @@ export type FunctionResultEncoded = typeof FunctionResult.Encoded
  * The `ToolCallResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolCallResult = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), id: Schema.String, function: FunctionResult }),
+  Schema.Struct({
+    /** The type of the tool. */
+    type: Schema.Literal("function"),
+    /** The ID of the tool call. */
+    id: Schema.String,
+    function: FunctionResult,
+  }),
 ).annotate({ identifier: "ToolCallResult" })
 
 /**
  * A decoded `ToolCallResult` (see {@link ToolCallResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallResult = typeof ToolCallResult.Type
 
@@ -286,7 +340,7 @@ export type ToolCallResult = typeof ToolCallResult.Type
  * A `ToolCallResult` as it is on the wire, before decoding (see {@link ToolCallResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallResultEncoded = typeof ToolCallResult.Encoded
 
@@ -298,9 +352,12 @@ export type ToolCallResultEncoded = typeof ToolCallResult.Encoded
  */
 export const ChatCompletionMessage = preserving(
   Schema.Struct({
+    /** The contents of the assistant message. */
     content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Role of the generated message author, in this case `assistant`. */
     role: Schema.String,
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallResult))),
+    /** The model's reasoning, when it was parsed apart from the answer (reasoning models). */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionMessage" })
@@ -329,8 +386,11 @@ export type ChatCompletionMessageEncoded = typeof ChatCompletionMessage.Encoded
  */
 export const TopLogprob = preserving(
   Schema.Struct({
+    /** The token. */
     token: Schema.String,
+    /** The log probability of this token. */
     logprob: Schema.Number,
+    /** A list of integers representing the UTF-8 bytes representation of the token. Useful in instances where characters are represented by multiple tokens and their byte representations must be combined to generate the correct text representation. Can be `null` if there is no bytes representation for the token. */
     bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
   }),
 ).annotate({ identifier: "TopLogprob" })
@@ -359,9 +419,13 @@ export type TopLogprobEncoded = typeof TopLogprob.Encoded
  */
 export const TokenLogprob = preserving(
   Schema.Struct({
+    /** The token. */
     token: Schema.String,
+    /** The log probability of this token. */
     logprob: Schema.Number,
+    /** A list of integers representing the UTF-8 bytes representation of the token. Useful in instances where characters are represented by multiple tokens and their byte representations must be combined to generate the correct text representation. Can be `null` if there is no bytes representation for the token. */
     bytes: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** List of the most likely tokens and their log probability, at this token position. */
     top_logprobs: Schema.Array(TopLogprob),
   }),
 ).annotate({ identifier: "TokenLogprob" })
@@ -389,7 +453,10 @@ export type TokenLogprobEncoded = typeof TokenLogprob.Encoded
  * @since 0.1.0
  */
 export const ChatLogprobs = preserving(
-  Schema.Struct({ content: Schema.optional(Schema.NullOr(Schema.Array(TokenLogprob))) }),
+  Schema.Struct({
+    /** A list of message content tokens with log probability information. */
+    content: Schema.optional(Schema.NullOr(Schema.Array(TokenLogprob))),
+  }),
 ).annotate({ identifier: "ChatLogprobs" })
 
 /**
@@ -416,9 +483,11 @@ export type ChatLogprobsEncoded = typeof ChatLogprobs.Encoded
  */
 export const ChatCompletionChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
     logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
     message: ChatCompletionMessage,
+    /** Termination condition of the generation. `stop` means the API returned the full chat completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. `tool_calls` means the API has generated tool calls. */
     finish_reason: Schema.Literals(["stop", "length", "tool_calls"]),
   }),
 ).annotate({ identifier: "ChatCompletionChoice" })
@@ -443,17 +512,20 @@ export type ChatCompletionChoiceEncoded = typeof ChatCompletionChoice.Encoded
  * The `ChatCompleteBodyToolChoiceFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ChatCompleteBodyToolChoiceFunction = preserving(Schema.Struct({ name: Schema.String })).annotate({
-  identifier: "ChatCompleteBodyToolChoiceFunction",
-})
+export const ChatCompleteBodyToolChoiceFunction = preserving(
+  Schema.Struct({
+    /** The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
+    name: Schema.String,
+  }),
+).annotate({ identifier: "ChatCompleteBodyToolChoiceFunction" })
 
 /**
  * A decoded `ChatCompleteBodyToolChoiceFunction` (see {@link ChatCompleteBodyToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChatCompleteBodyToolChoiceFunction = typeof ChatCompleteBodyToolChoiceFunction.Type
 
@@ -461,7 +533,7 @@ export type ChatCompleteBodyToolChoiceFunction = typeof ChatCompleteBodyToolChoi
  * A `ChatCompleteBodyToolChoiceFunction` as it is on the wire, before decoding (see {@link ChatCompleteBodyToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChatCompleteBodyToolChoiceFunctionEncoded = typeof ChatCompleteBodyToolChoiceFunction.Encoded
 
@@ -472,7 +544,11 @@ export type ChatCompleteBodyToolChoiceFunctionEncoded = typeof ChatCompleteBodyT
  * @since 0.1.0
  */
 export const ToolChoice = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), function: ChatCompleteBodyToolChoiceFunction }),
+  Schema.Struct({
+    /** The type of the tool. Currently, only `function` is supported. */
+    type: Schema.Literal("function"),
+    function: ChatCompleteBodyToolChoiceFunction,
+  }),
 ).annotate({ identifier: "ToolChoice" })
 
 /**
@@ -495,17 +571,20 @@ export type ToolChoiceEncoded = typeof ToolChoice.Encoded
  * The `PromptTokensDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PromptTokensDetails = preserving(
-  Schema.Struct({ cached_tokens: Schema.optional(Schema.NullOr(Schema.Int)) }),
+  Schema.Struct({
+    /** Cached tokens present in the prompt. */
+    cached_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+  }),
 ).annotate({ identifier: "PromptTokensDetails" })
 
 /**
  * A decoded `PromptTokensDetails` (see {@link PromptTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PromptTokensDetails = typeof PromptTokensDetails.Type
 
@@ -513,7 +592,7 @@ export type PromptTokensDetails = typeof PromptTokensDetails.Type
  * A `PromptTokensDetails` as it is on the wire, before decoding (see {@link PromptTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PromptTokensDetailsEncoded = typeof PromptTokensDetails.Encoded
 
@@ -525,9 +604,13 @@ export type PromptTokensDetailsEncoded = typeof PromptTokensDetails.Encoded
  */
 export const Usage = preserving(
   Schema.Struct({
+    /** Number of tokens in the prompt. */
     prompt_tokens: Schema.Int,
+    /** Number of tokens in the generated chat completions. */
     completion_tokens: Schema.Int,
+    /** Total number of tokens used in the request (`prompt_tokens` + `completion_tokens`). */
     total_tokens: Schema.Int,
+    /** Breakdown of tokens used in the prompt. */
     prompt_tokens_details: Schema.optional(Schema.NullOr(PromptTokensDetails)),
   }),
 ).annotate({ identifier: "Usage" })
@@ -556,11 +639,15 @@ export type UsageEncoded = typeof Usage.Encoded
  */
 export const ChatCompletionResponse = preserving(
   Schema.Struct({
+    /** A unique ID of the chat completion. */
     id: Schema.String,
     choices: Schema.Array(ChatCompletionChoice),
     usage: Usage,
+    /** The object type, which is always set to `chat.completion`. */
     object: Schema.Literal("chat.completion"),
+    /** The Unix timestamp (in seconds) for when the generation completed. */
     created: Schema.Int,
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionResponse" })
@@ -585,17 +672,20 @@ export type ChatCompletionResponseEncoded = typeof ChatCompletionResponse.Encode
  * The `ResponseFormatJsonObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ResponseFormatJsonObject = preserving(Schema.Struct({ type: Schema.Literal("json_object") })).annotate({
-  identifier: "ResponseFormatJsonObject",
-})
+export const ResponseFormatJsonObject = preserving(
+  Schema.Struct({
+    /** The type of the response format: `json_object` */
+    type: Schema.Literal("json_object"),
+  }),
+).annotate({ identifier: "ResponseFormatJsonObject" })
 
 /**
  * A decoded `ResponseFormatJsonObject` (see {@link ResponseFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonObject = typeof ResponseFormatJsonObject.Type
 
@@ -603,7 +693,7 @@ export type ResponseFormatJsonObject = typeof ResponseFormatJsonObject.Type
  * A `ResponseFormatJsonObject` as it is on the wire, before decoding (see {@link ResponseFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonObjectEncoded = typeof ResponseFormatJsonObject.Encoded
 
@@ -611,17 +701,20 @@ export type ResponseFormatJsonObjectEncoded = typeof ResponseFormatJsonObject.En
  * The `ResponseFormatJsonSchemaSchema` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatJsonSchemaSchema = preserving(
-  Schema.Struct({ schema: Schema.Record(Schema.String, Schema.Unknown) }),
+  Schema.Struct({
+    /** The schema for the response format, described as a JSON Schema object. */
+    schema: Schema.Record(Schema.String, Schema.Unknown),
+  }),
 ).annotate({ identifier: "ResponseFormatJsonSchemaSchema" })
 
 /**
  * A decoded `ResponseFormatJsonSchemaSchema` (see {@link ResponseFormatJsonSchemaSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchemaSchema = typeof ResponseFormatJsonSchemaSchema.Type
 
@@ -629,7 +722,7 @@ export type ResponseFormatJsonSchemaSchema = typeof ResponseFormatJsonSchemaSche
  * A `ResponseFormatJsonSchemaSchema` as it is on the wire, before decoding (see {@link ResponseFormatJsonSchemaSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchemaSchemaEncoded = typeof ResponseFormatJsonSchemaSchema.Encoded
 
@@ -637,17 +730,21 @@ export type ResponseFormatJsonSchemaSchemaEncoded = typeof ResponseFormatJsonSch
  * The `ResponseFormatJsonSchema` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatJsonSchema = preserving(
-  Schema.Struct({ type: Schema.Literal("json_schema"), json_schema: ResponseFormatJsonSchemaSchema }),
+  Schema.Struct({
+    /** The type of the response format: `json_schema` */
+    type: Schema.Literal("json_schema"),
+    json_schema: ResponseFormatJsonSchemaSchema,
+  }),
 ).annotate({ identifier: "ResponseFormatJsonSchema" })
 
 /**
  * A decoded `ResponseFormatJsonSchema` (see {@link ResponseFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchema = typeof ResponseFormatJsonSchema.Type
 
@@ -655,7 +752,7 @@ export type ResponseFormatJsonSchema = typeof ResponseFormatJsonSchema.Type
  * A `ResponseFormatJsonSchema` as it is on the wire, before decoding (see {@link ResponseFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatJsonSchemaEncoded = typeof ResponseFormatJsonSchema.Encoded
 
@@ -663,17 +760,22 @@ export type ResponseFormatJsonSchemaEncoded = typeof ResponseFormatJsonSchema.En
  * The `ResponseFormatRegex` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponseFormatRegex = preserving(
-  Schema.Struct({ type: Schema.Literal("regex"), schema: Schema.String }),
+  Schema.Struct({
+    /** The type of the response format: `regex` */
+    type: Schema.Literal("regex"),
+    /** The schema of the output. Lookaheads or lookbehinds (e.g., `\a`, `\z`, `^`, `$`, `(?=)`, `(?!)`, `(?<=...)`, `(?<!...)`) are not supported. Group specials (e.g., `\w`, `\W`, `\d`, `\D`, `\s`, `\S`) do not support non-ASCII characters. Unicode escape patterns (e.g., `\N`, `\p`, `\P`) are not supported. Additionally, conditional matching (`(?(`) and back-references can cause inefficiency. */
+    schema: Schema.String,
+  }),
 ).annotate({ identifier: "ResponseFormatRegex" })
 
 /**
  * A decoded `ResponseFormatRegex` (see {@link ResponseFormatRegex}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatRegex = typeof ResponseFormatRegex.Type
 
@@ -681,7 +783,7 @@ export type ResponseFormatRegex = typeof ResponseFormatRegex.Type
  * A `ResponseFormatRegex` as it is on the wire, before decoding (see {@link ResponseFormatRegex}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatRegexEncoded = typeof ResponseFormatRegex.Encoded
 
@@ -689,17 +791,20 @@ export type ResponseFormatRegexEncoded = typeof ResponseFormatRegex.Encoded
  * The `ResponseFormatText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ResponseFormatText = preserving(Schema.Struct({ type: Schema.Literal("text") })).annotate({
-  identifier: "ResponseFormatText",
-})
+export const ResponseFormatText = preserving(
+  Schema.Struct({
+    /** The type of the response format: `text` */
+    type: Schema.Literal("text"),
+  }),
+).annotate({ identifier: "ResponseFormatText" })
 
 /**
  * A decoded `ResponseFormatText` (see {@link ResponseFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatText = typeof ResponseFormatText.Type
 
@@ -707,7 +812,7 @@ export type ResponseFormatText = typeof ResponseFormatText.Type
  * A `ResponseFormatText` as it is on the wire, before decoding (see {@link ResponseFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponseFormatTextEncoded = typeof ResponseFormatText.Encoded
 
@@ -761,7 +866,10 @@ export type ResponseFormatEncoded = typeof ResponseFormat.Encoded
  * @since 0.1.0
  */
 export const StreamOptions = preserving(
-  Schema.Struct({ include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)) }),
+  Schema.Struct({
+    /** When set to `true`, the number of tokens used will be included at the end of the stream result in the form of `"usage": {"completion_tokens": number, "prompt_tokens": number, "total_tokens": number}`. */
+    include_usage: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  }),
 ).annotate({ identifier: "StreamOptions" })
 
 /**
@@ -784,17 +892,20 @@ export type StreamOptionsEncoded = typeof StreamOptions.Encoded
  * The `TokenSequence` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TokenSequence = preserving(
-  Schema.Struct({ tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))) }),
+  Schema.Struct({
+    /** A List of token IDs. */
+    tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+  }),
 ).annotate({ identifier: "TokenSequence" })
 
 /**
  * A decoded `TokenSequence` (see {@link TokenSequence}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TokenSequence = typeof TokenSequence.Type
 
@@ -802,7 +913,7 @@ export type TokenSequence = typeof TokenSequence.Type
  * A `TokenSequence` as it is on the wire, before decoding (see {@link TokenSequence}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TokenSequenceEncoded = typeof TokenSequence.Encoded
 
@@ -814,37 +925,68 @@ export type TokenSequenceEncoded = typeof TokenSequence.Encoded
  */
 export const CompletionRequestWithPrompt = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionRequestWithPrompt" })
@@ -873,37 +1015,68 @@ export type CompletionRequestWithPromptEncoded = typeof CompletionRequestWithPro
  */
 export const CompletionRequestWithTokens = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionRequestWithTokens" })
@@ -932,9 +1105,13 @@ export type CompletionRequestWithTokensEncoded = typeof CompletionRequestWithTok
  */
 export const CompletionLogprobs = preserving(
   Schema.Struct({
+    /** The starting character position of each token in the generated text, useful for mapping tokens back to their exact location for detailed analysis. */
     text_offset: Schema.Array(Schema.Int),
+    /** The log probabilities of each generated token, indicating the model's confidence in selecting each token. */
     token_logprobs: Schema.Array(Schema.Number),
+    /** A list of individual tokens generated in the completion, representing segments of text such as words or pieces of words. */
     tokens: Schema.Array(Schema.String),
+    /** A list of dictionaries, where each dictionary represents the top alternative tokens considered by the model at a specific position in the generated text, along with their log probabilities. The number of items in each dictionary matches the value of `logprobs`. */
     top_logprobs: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
   }),
 ).annotate({ identifier: "CompletionLogprobs" })
@@ -963,11 +1140,16 @@ export type CompletionLogprobsEncoded = typeof CompletionLogprobs.Encoded
  */
 export const CompletionChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
+    /** Generated text output. */
     text: Schema.String,
     logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
+    /** Random seed used for the generation. */
     seed: Schema.Int,
+    /** Termination condition of the generation. `stop` means the API returned the full completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. */
     finish_reason: Schema.Literals(["stop", "length"]),
+    /** Generated output tokens. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionChoice" })
@@ -992,41 +1174,72 @@ export type CompletionChoiceEncoded = typeof CompletionChoice.Encoded
  * The `CompletionsDedicatedBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsDedicatedBodyWithPrompt = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsDedicatedBodyWithPrompt" })
@@ -1035,7 +1248,7 @@ export const CompletionsDedicatedBodyWithPrompt = preserving(
  * A decoded `CompletionsDedicatedBodyWithPrompt` (see {@link CompletionsDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithPrompt = typeof CompletionsDedicatedBodyWithPrompt.Type
 
@@ -1043,7 +1256,7 @@ export type CompletionsDedicatedBodyWithPrompt = typeof CompletionsDedicatedBody
  * A `CompletionsDedicatedBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithPromptEncoded = typeof CompletionsDedicatedBodyWithPrompt.Encoded
 
@@ -1051,41 +1264,72 @@ export type CompletionsDedicatedBodyWithPromptEncoded = typeof CompletionsDedica
  * The `CompletionsDedicatedBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsDedicatedBodyWithTokens = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsDedicatedBodyWithTokens" })
@@ -1094,7 +1338,7 @@ export const CompletionsDedicatedBodyWithTokens = preserving(
  * A decoded `CompletionsDedicatedBodyWithTokens` (see {@link CompletionsDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithTokens = typeof CompletionsDedicatedBodyWithTokens.Type
 
@@ -1102,7 +1346,7 @@ export type CompletionsDedicatedBodyWithTokens = typeof CompletionsDedicatedBody
  * A `CompletionsDedicatedBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsDedicatedBodyWithTokensEncoded = typeof CompletionsDedicatedBodyWithTokens.Encoded
 
@@ -1110,13 +1354,17 @@ export type CompletionsDedicatedBodyWithTokensEncoded = typeof CompletionsDedica
  * The `TextUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TextUsage = preserving(
   Schema.Struct({
+    /** Number of tokens in the prompt. */
     prompt_tokens: Schema.Int,
+    /** Number of tokens in the generated completions. */
     completion_tokens: Schema.Int,
+    /** Total number of tokens used in the request (`prompt_tokens` + `completion_tokens`). */
     total_tokens: Schema.Int,
+    /** Breakdown of tokens used in the prompt. */
     prompt_tokens_details: Schema.optional(Schema.NullOr(PromptTokensDetails)),
   }),
 ).annotate({ identifier: "TextUsage" })
@@ -1125,7 +1373,7 @@ export const TextUsage = preserving(
  * A decoded `TextUsage` (see {@link TextUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextUsage = typeof TextUsage.Type
 
@@ -1133,7 +1381,7 @@ export type TextUsage = typeof TextUsage.Type
  * A `TextUsage` as it is on the wire, before decoding (see {@link TextUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextUsageEncoded = typeof TextUsage.Encoded
 
@@ -1145,10 +1393,13 @@ export type TextUsageEncoded = typeof TextUsage.Encoded
  */
 export const CompletionResponse = preserving(
   Schema.Struct({
+    /** A unique ID of the completion. */
     id: Schema.String,
+    /** The object type, which is always set to `text_completion`. */
     object: Schema.Literal("text_completion"),
     usage: TextUsage,
     choices: Schema.Array(CompletionChoice),
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "CompletionResponse" })
@@ -1173,41 +1424,72 @@ export type CompletionResponseEncoded = typeof CompletionResponse.Encoded
  * The `CompletionsServerlessBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsServerlessBodyWithPrompt = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsServerlessBodyWithPrompt" })
@@ -1216,7 +1498,7 @@ export const CompletionsServerlessBodyWithPrompt = preserving(
  * A decoded `CompletionsServerlessBodyWithPrompt` (see {@link CompletionsServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithPrompt = typeof CompletionsServerlessBodyWithPrompt.Type
 
@@ -1224,7 +1506,7 @@ export type CompletionsServerlessBodyWithPrompt = typeof CompletionsServerlessBo
  * A `CompletionsServerlessBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithPromptEncoded = typeof CompletionsServerlessBodyWithPrompt.Encoded
 
@@ -1232,41 +1514,72 @@ export type CompletionsServerlessBodyWithPromptEncoded = typeof CompletionsServe
  * The `CompletionsServerlessBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsServerlessBodyWithTokens = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsServerlessBodyWithTokens" })
@@ -1275,7 +1588,7 @@ export const CompletionsServerlessBodyWithTokens = preserving(
  * A decoded `CompletionsServerlessBodyWithTokens` (see {@link CompletionsServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithTokens = typeof CompletionsServerlessBodyWithTokens.Type
 
@@ -1283,7 +1596,7 @@ export type CompletionsServerlessBodyWithTokens = typeof CompletionsServerlessBo
  * A `CompletionsServerlessBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsServerlessBodyWithTokensEncoded = typeof CompletionsServerlessBodyWithTokens.Encoded
 
@@ -1291,41 +1604,72 @@ export type CompletionsServerlessBodyWithTokensEncoded = typeof CompletionsServe
  * The `CompletionsStreamBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamBodyWithPrompt = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsStreamBodyWithPrompt" })
@@ -1334,7 +1678,7 @@ export const CompletionsStreamBodyWithPrompt = preserving(
  * A decoded `CompletionsStreamBodyWithPrompt` (see {@link CompletionsStreamBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithPrompt = typeof CompletionsStreamBodyWithPrompt.Type
 
@@ -1342,7 +1686,7 @@ export type CompletionsStreamBodyWithPrompt = typeof CompletionsStreamBodyWithPr
  * A `CompletionsStreamBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsStreamBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithPromptEncoded = typeof CompletionsStreamBodyWithPrompt.Encoded
 
@@ -1350,41 +1694,72 @@ export type CompletionsStreamBodyWithPromptEncoded = typeof CompletionsStreamBod
  * The `CompletionsStreamBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamBodyWithTokens = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsStreamBodyWithTokens" })
@@ -1393,7 +1768,7 @@ export const CompletionsStreamBodyWithTokens = preserving(
  * A decoded `CompletionsStreamBodyWithTokens` (see {@link CompletionsStreamBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithTokens = typeof CompletionsStreamBodyWithTokens.Type
 
@@ -1401,7 +1776,7 @@ export type CompletionsStreamBodyWithTokens = typeof CompletionsStreamBodyWithTo
  * A `CompletionsStreamBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsStreamBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamBodyWithTokensEncoded = typeof CompletionsStreamBodyWithTokens.Encoded
 
@@ -1409,41 +1784,72 @@ export type CompletionsStreamBodyWithTokensEncoded = typeof CompletionsStreamBod
  * The `CompletionsStreamDedicatedBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsStreamDedicatedBodyWithPrompt" })
@@ -1452,7 +1858,7 @@ export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
  * A decoded `CompletionsStreamDedicatedBodyWithPrompt` (see {@link CompletionsStreamDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithPrompt = typeof CompletionsStreamDedicatedBodyWithPrompt.Type
 
@@ -1460,7 +1866,7 @@ export type CompletionsStreamDedicatedBodyWithPrompt = typeof CompletionsStreamD
  * A `CompletionsStreamDedicatedBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsStreamDedicatedBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithPromptEncoded = typeof CompletionsStreamDedicatedBodyWithPrompt.Encoded
 
@@ -1468,41 +1874,72 @@ export type CompletionsStreamDedicatedBodyWithPromptEncoded = typeof Completions
  * The `CompletionsStreamDedicatedBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamDedicatedBodyWithTokens = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsStreamDedicatedBodyWithTokens" })
@@ -1511,7 +1948,7 @@ export const CompletionsStreamDedicatedBodyWithTokens = preserving(
  * A decoded `CompletionsStreamDedicatedBodyWithTokens` (see {@link CompletionsStreamDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithTokens = typeof CompletionsStreamDedicatedBodyWithTokens.Type
 
@@ -1519,7 +1956,7 @@ export type CompletionsStreamDedicatedBodyWithTokens = typeof CompletionsStreamD
  * A `CompletionsStreamDedicatedBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsStreamDedicatedBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamDedicatedBodyWithTokensEncoded = typeof CompletionsStreamDedicatedBodyWithTokens.Encoded
 
@@ -1527,41 +1964,72 @@ export type CompletionsStreamDedicatedBodyWithTokensEncoded = typeof Completions
  * The `CompletionsStreamServerlessBodyWithPrompt` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamServerlessBodyWithPrompt = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
 ).annotate({ identifier: "CompletionsStreamServerlessBodyWithPrompt" })
@@ -1570,7 +2038,7 @@ export const CompletionsStreamServerlessBodyWithPrompt = preserving(
  * A decoded `CompletionsStreamServerlessBodyWithPrompt` (see {@link CompletionsStreamServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithPrompt = typeof CompletionsStreamServerlessBodyWithPrompt.Type
 
@@ -1578,7 +2046,7 @@ export type CompletionsStreamServerlessBodyWithPrompt = typeof CompletionsStream
  * A `CompletionsStreamServerlessBodyWithPrompt` as it is on the wire, before decoding (see {@link CompletionsStreamServerlessBodyWithPrompt}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithPromptEncoded = typeof CompletionsStreamServerlessBodyWithPrompt.Encoded
 
@@ -1586,41 +2054,72 @@ export type CompletionsStreamServerlessBodyWithPromptEncoded = typeof Completion
  * The `CompletionsStreamServerlessBodyWithTokens` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CompletionsStreamServerlessBodyWithTokens = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
     bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
     bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
     embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
     encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
     min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
+    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
     stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
 ).annotate({ identifier: "CompletionsStreamServerlessBodyWithTokens" })
@@ -1629,7 +2128,7 @@ export const CompletionsStreamServerlessBodyWithTokens = preserving(
  * A decoded `CompletionsStreamServerlessBodyWithTokens` (see {@link CompletionsStreamServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithTokens = typeof CompletionsStreamServerlessBodyWithTokens.Type
 
@@ -1637,7 +2136,7 @@ export type CompletionsStreamServerlessBodyWithTokens = typeof CompletionsStream
  * A `CompletionsStreamServerlessBodyWithTokens` as it is on the wire, before decoding (see {@link CompletionsStreamServerlessBodyWithTokens}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CompletionsStreamServerlessBodyWithTokensEncoded = typeof CompletionsStreamServerlessBodyWithTokens.Encoded
 
@@ -1645,13 +2144,17 @@ export type CompletionsStreamServerlessBodyWithTokensEncoded = typeof Completion
  * The `ServerVadChunkingStrategy` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerVadChunkingStrategy = preserving(
   Schema.Struct({
+    /** Must be set to `server_vad` to enable manual chunking using server side VAD. */
     type: Schema.Literal("server_vad"),
+    /** Amount of audio to include before the VAD detected speech (in milliseconds). */
     prefix_padding_ms: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Duration of silence to detect speech stop (in milliseconds). With shorter values the model will respond more quickly, but may jump in on short pauses from the user. */
     silence_duration_ms: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Sensitivity threshold (0.0 to 1.0) for voice activity detection. A higher threshold will require louder audio to activate the model, and thus might perform better in noisy environments. */
     threshold: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ServerVadChunkingStrategy" })
@@ -1660,7 +2163,7 @@ export const ServerVadChunkingStrategy = preserving(
  * A decoded `ServerVadChunkingStrategy` (see {@link ServerVadChunkingStrategy}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerVadChunkingStrategy = typeof ServerVadChunkingStrategy.Type
 
@@ -1668,7 +2171,7 @@ export type ServerVadChunkingStrategy = typeof ServerVadChunkingStrategy.Type
  * A `ServerVadChunkingStrategy` as it is on the wire, before decoding (see {@link ServerVadChunkingStrategy}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerVadChunkingStrategyEncoded = typeof ServerVadChunkingStrategy.Encoded
 
@@ -1676,15 +2179,21 @@ export type ServerVadChunkingStrategyEncoded = typeof ServerVadChunkingStrategy.
  * The `ContainerAudioTranscriptionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionBody = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ContainerAudioTranscriptionBody" })
@@ -1693,7 +2202,7 @@ export const ContainerAudioTranscriptionBody = preserving(
  * A decoded `ContainerAudioTranscriptionBody` (see {@link ContainerAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionBody = typeof ContainerAudioTranscriptionBody.Type
 
@@ -1701,7 +2210,7 @@ export type ContainerAudioTranscriptionBody = typeof ContainerAudioTranscription
  * A `ContainerAudioTranscriptionBody` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionBodyEncoded = typeof ContainerAudioTranscriptionBody.Encoded
 
@@ -1709,15 +2218,21 @@ export type ContainerAudioTranscriptionBodyEncoded = typeof ContainerAudioTransc
  * The `ContainerAudioTranscriptionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ContainerAudioTranscriptionStreamBody" })
@@ -1726,7 +2241,7 @@ export const ContainerAudioTranscriptionStreamBody = preserving(
  * A decoded `ContainerAudioTranscriptionStreamBody` (see {@link ContainerAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamBody = typeof ContainerAudioTranscriptionStreamBody.Type
 
@@ -1734,7 +2249,7 @@ export type ContainerAudioTranscriptionStreamBody = typeof ContainerAudioTranscr
  * A `ContainerAudioTranscriptionStreamBody` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamBodyEncoded = typeof ContainerAudioTranscriptionStreamBody.Encoded
 
@@ -1742,12 +2257,15 @@ export type ContainerAudioTranscriptionStreamBodyEncoded = typeof ContainerAudio
  * The `StreamedAudioTranscriptionData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedAudioTranscriptionData = preserving(
   Schema.Struct({
+    /** The event type, which is `transcript.text.delta` or `transcript.text.done`. */
     type: Schema.Literals(["transcript.text.delta", "transcript.text.done"]),
+    /** The incremental transcript text. */
     delta: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The transcribed text. */
     text: Schema.optional(Schema.NullOr(Schema.String)),
     usage: Schema.optional(Schema.NullOr(AudioTranscriptionUsage)),
   }),
@@ -1757,7 +2275,7 @@ export const StreamedAudioTranscriptionData = preserving(
  * A decoded `StreamedAudioTranscriptionData` (see {@link StreamedAudioTranscriptionData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionData = typeof StreamedAudioTranscriptionData.Type
 
@@ -1765,7 +2283,7 @@ export type StreamedAudioTranscriptionData = typeof StreamedAudioTranscriptionDa
  * A `StreamedAudioTranscriptionData` as it is on the wire, before decoding (see {@link StreamedAudioTranscriptionData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionDataEncoded = typeof StreamedAudioTranscriptionData.Encoded
 
@@ -1773,7 +2291,7 @@ export type StreamedAudioTranscriptionDataEncoded = typeof StreamedAudioTranscri
  * The `StreamedAudioTranscriptionResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedAudioTranscriptionResult = preserving(
   Schema.Struct({ data: StreamedAudioTranscriptionData }),
@@ -1783,7 +2301,7 @@ export const StreamedAudioTranscriptionResult = preserving(
  * A decoded `StreamedAudioTranscriptionResult` (see {@link StreamedAudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionResult = typeof StreamedAudioTranscriptionResult.Type
 
@@ -1791,7 +2309,7 @@ export type StreamedAudioTranscriptionResult = typeof StreamedAudioTranscription
  * A `StreamedAudioTranscriptionResult` as it is on the wire, before decoding (see {@link StreamedAudioTranscriptionResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedAudioTranscriptionResultEncoded = typeof StreamedAudioTranscriptionResult.Encoded
 
@@ -1799,7 +2317,7 @@ export type StreamedAudioTranscriptionResultEncoded = typeof StreamedAudioTransc
  * The `ContainerAudioTranscriptionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionStreamSuccess = StreamedAudioTranscriptionResult.annotate({
   identifier: "ContainerAudioTranscriptionStreamSuccess",
@@ -1809,7 +2327,7 @@ export const ContainerAudioTranscriptionStreamSuccess = StreamedAudioTranscripti
  * A decoded `ContainerAudioTranscriptionStreamSuccess` (see {@link ContainerAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamSuccess = typeof ContainerAudioTranscriptionStreamSuccess.Type
 
@@ -1817,7 +2335,7 @@ export type ContainerAudioTranscriptionStreamSuccess = typeof ContainerAudioTran
  * A `ContainerAudioTranscriptionStreamSuccess` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionStreamSuccessEncoded = typeof ContainerAudioTranscriptionStreamSuccess.Encoded
 
@@ -1825,7 +2343,7 @@ export type ContainerAudioTranscriptionStreamSuccessEncoded = typeof ContainerAu
  * The `ContainerAudioTranscriptionSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerAudioTranscriptionSuccess = AudioTranscriptionResult.annotate({
   identifier: "ContainerAudioTranscriptionSuccess",
@@ -1835,7 +2353,7 @@ export const ContainerAudioTranscriptionSuccess = AudioTranscriptionResult.annot
  * A decoded `ContainerAudioTranscriptionSuccess` (see {@link ContainerAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionSuccess = typeof ContainerAudioTranscriptionSuccess.Type
 
@@ -1843,7 +2361,7 @@ export type ContainerAudioTranscriptionSuccess = typeof ContainerAudioTranscript
  * A `ContainerAudioTranscriptionSuccess` as it is on the wire, before decoding (see {@link ContainerAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerAudioTranscriptionSuccessEncoded = typeof ContainerAudioTranscriptionSuccess.Encoded
 
@@ -1851,7 +2369,7 @@ export type ContainerAudioTranscriptionSuccessEncoded = typeof ContainerAudioTra
  * The `ContainerChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "ContainerChatCompleteSuccess",
@@ -1861,7 +2379,7 @@ export const ContainerChatCompleteSuccess = ChatCompletionResponse.annotate({
  * A decoded `ContainerChatCompleteSuccess` (see {@link ContainerChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompleteSuccess = typeof ContainerChatCompleteSuccess.Type
 
@@ -1869,7 +2387,7 @@ export type ContainerChatCompleteSuccess = typeof ContainerChatCompleteSuccess.T
  * A `ContainerChatCompleteSuccess` as it is on the wire, before decoding (see {@link ContainerChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompleteSuccessEncoded = typeof ContainerChatCompleteSuccess.Encoded
 
@@ -1877,12 +2395,15 @@ export type ContainerChatCompleteSuccessEncoded = typeof ContainerChatCompleteSu
  * The `FunctionDefinition` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FunctionDefinition = preserving(
   Schema.Struct({
+    /** A description of what the function does, used by the model to choose when and how to call the function. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
     name: Schema.String,
+    /** The parameters the functions accepts, described as a JSON Schema object. To represent a function with no parameters, use the value `{"type": "object", "properties": {}}`. */
     parameters: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "FunctionDefinition" })
@@ -1891,7 +2412,7 @@ export const FunctionDefinition = preserving(
  * A decoded `FunctionDefinition` (see {@link FunctionDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionDefinition = typeof FunctionDefinition.Type
 
@@ -1899,7 +2420,7 @@ export type FunctionDefinition = typeof FunctionDefinition.Type
  * A `FunctionDefinition` as it is on the wire, before decoding (see {@link FunctionDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionDefinitionEncoded = typeof FunctionDefinition.Encoded
 
@@ -1910,7 +2431,11 @@ export type FunctionDefinitionEncoded = typeof FunctionDefinition.Encoded
  * @since 0.1.0
  */
 export const FunctionTool = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), function: FunctionDefinition }),
+  Schema.Struct({
+    /** The type of the tool. Currently, only `function` is supported. */
+    type: Schema.Literal("function"),
+    function: FunctionDefinition,
+  }),
 ).annotate({ identifier: "FunctionTool" })
 
 /**
@@ -1937,8 +2462,11 @@ export type FunctionToolEncoded = typeof FunctionTool.Encoded
  */
 export const SystemMessage = preserving(
   Schema.Struct({
+    /** The role of the messages author. */
     role: Schema.Literal("system"),
+    /** The content of system message. */
     content: Schema.String,
+    /** The name for the participant to distinguish between participants with the same role. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "SystemMessage" })
@@ -1967,9 +2495,13 @@ export type SystemMessageEncoded = typeof SystemMessage.Encoded
  */
 export const ToolMessage = preserving(
   Schema.Struct({
+    /** The role of the messages author. */
     role: Schema.Literal("tool"),
+    /** The content of tool message that contains the result of tool calling. */
     content: Schema.String,
+    /** The ID of tool call corresponding to this message. */
     tool_call_id: Schema.String,
+    /** An optional name of the tool call corresponding to this message. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ToolMessage" })
@@ -1994,15 +2526,20 @@ export type ToolMessageEncoded = typeof ToolMessage.Encoded
  * The `ImageData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ImageData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "ImageData" })
+export const ImageData = preserving(
+  Schema.Struct({
+    /** The URL of the image. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "ImageData" })
 
 /**
  * A decoded `ImageData` (see {@link ImageData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageData = typeof ImageData.Type
 
@@ -2010,7 +2547,7 @@ export type ImageData = typeof ImageData.Type
  * A `ImageData` as it is on the wire, before decoding (see {@link ImageData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageDataEncoded = typeof ImageData.Encoded
 
@@ -2018,17 +2555,22 @@ export type ImageDataEncoded = typeof ImageData.Encoded
  * The `ImageContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ImageContent = preserving(
-  Schema.Struct({ type: Schema.Literal("image_url"), image_url: ImageData }),
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("image_url"),
+    /** The image URL data. */
+    image_url: ImageData,
+  }),
 ).annotate({ identifier: "ImageContent" })
 
 /**
  * A decoded `ImageContent` (see {@link ImageContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageContent = typeof ImageContent.Type
 
@@ -2036,7 +2578,7 @@ export type ImageContent = typeof ImageContent.Type
  * A `ImageContent` as it is on the wire, before decoding (see {@link ImageContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ImageContentEncoded = typeof ImageContent.Encoded
 
@@ -2044,17 +2586,22 @@ export type ImageContentEncoded = typeof ImageContent.Encoded
  * The `TextContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const TextContent = preserving(Schema.Struct({ type: Schema.Literal("text"), text: Schema.String })).annotate({
-  identifier: "TextContent",
-})
+export const TextContent = preserving(
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("text"),
+    /** The text content of the message. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "TextContent" })
 
 /**
  * A decoded `TextContent` (see {@link TextContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextContent = typeof TextContent.Type
 
@@ -2062,7 +2609,7 @@ export type TextContent = typeof TextContent.Type
  * A `TextContent` as it is on the wire, before decoding (see {@link TextContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TextContentEncoded = typeof TextContent.Encoded
 
@@ -2070,15 +2617,20 @@ export type TextContentEncoded = typeof TextContent.Encoded
  * The `VideoData` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const VideoData = preserving(Schema.Struct({ url: Schema.String })).annotate({ identifier: "VideoData" })
+export const VideoData = preserving(
+  Schema.Struct({
+    /** The URL of the video. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "VideoData" })
 
 /**
  * A decoded `VideoData` (see {@link VideoData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoData = typeof VideoData.Type
 
@@ -2086,7 +2638,7 @@ export type VideoData = typeof VideoData.Type
  * A `VideoData` as it is on the wire, before decoding (see {@link VideoData}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoDataEncoded = typeof VideoData.Encoded
 
@@ -2094,17 +2646,22 @@ export type VideoDataEncoded = typeof VideoData.Encoded
  * The `VideoContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const VideoContent = preserving(
-  Schema.Struct({ type: Schema.Literal("video_url"), video_url: VideoData }),
+  Schema.Struct({
+    /** The type of the message content. */
+    type: Schema.Literal("video_url"),
+    /** The video URL data. */
+    video_url: VideoData,
+  }),
 ).annotate({ identifier: "VideoContent" })
 
 /**
  * A decoded `VideoContent` (see {@link VideoContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoContent = typeof VideoContent.Type
 
@@ -2112,7 +2669,7 @@ export type VideoContent = typeof VideoContent.Type
  * A `VideoContent` as it is on the wire, before decoding (see {@link VideoContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type VideoContentEncoded = typeof VideoContent.Encoded
 
@@ -2120,7 +2677,7 @@ export type VideoContentEncoded = typeof VideoContent.Encoded
  * The `UserMessageContentMultiModal` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const UserMessageContentMultiModal = Schema.Union([
   TextContent,
@@ -2133,7 +2690,7 @@ export const UserMessageContentMultiModal = Schema.Union([
  * A decoded `UserMessageContentMultiModal` (see {@link UserMessageContentMultiModal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type UserMessageContentMultiModal = typeof UserMessageContentMultiModal.Type
 
@@ -2141,7 +2698,7 @@ export type UserMessageContentMultiModal = typeof UserMessageContentMultiModal.T
  * A `UserMessageContentMultiModal` as it is on the wire, before decoding (see {@link UserMessageContentMultiModal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type UserMessageContentMultiModalEncoded = typeof UserMessageContentMultiModal.Encoded
 
@@ -2153,8 +2710,10 @@ export type UserMessageContentMultiModalEncoded = typeof UserMessageContentMulti
  */
 export const UserMessage = preserving(
   Schema.Struct({
+    /** The role of the message's author. */
     role: Schema.Literal("user"),
     content: Schema.Union([Schema.String, Schema.Array(UserMessageContentMultiModal)]),
+    /** The name for the participant to distinguish between participants with the same role. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "UserMessage" })
@@ -2209,38 +2768,69 @@ export type MessageEncoded = typeof Message.Encoded
  */
 export const ChatCompletionRequest = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ChatCompletionRequest" })
@@ -2265,42 +2855,73 @@ export type ChatCompletionRequestEncoded = typeof ChatCompletionRequest.Encoded
  * The `ContainerChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ContainerChatCompletionStreamBody" })
@@ -2309,7 +2930,7 @@ export const ContainerChatCompletionStreamBody = preserving(
  * A decoded `ContainerChatCompletionStreamBody` (see {@link ContainerChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamBody = typeof ContainerChatCompletionStreamBody.Type
 
@@ -2317,7 +2938,7 @@ export type ContainerChatCompletionStreamBody = typeof ContainerChatCompletionSt
  * A `ContainerChatCompletionStreamBody` as it is on the wire, before decoding (see {@link ContainerChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamBodyEncoded = typeof ContainerChatCompletionStreamBody.Encoded
 
@@ -2325,17 +2946,22 @@ export type ContainerChatCompletionStreamBodyEncoded = typeof ContainerChatCompl
  * The `ToolCallDeltaFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolCallDeltaFunction = preserving(
-  Schema.Struct({ arguments: Schema.String, name: Schema.optional(Schema.NullOr(Schema.String)) }),
+  Schema.Struct({
+    /** The arguments for calling the function, generated by the model in JSON format. Ensure to validate these arguments in your code before invoking the function since the model may not always produce valid JSON. */
+    arguments: Schema.String,
+    /** The name of the function to call. */
+    name: Schema.optional(Schema.NullOr(Schema.String)),
+  }),
 ).annotate({ identifier: "ToolCallDeltaFunction" })
 
 /**
  * A decoded `ToolCallDeltaFunction` (see {@link ToolCallDeltaFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallDeltaFunction = typeof ToolCallDeltaFunction.Type
 
@@ -2343,7 +2969,7 @@ export type ToolCallDeltaFunction = typeof ToolCallDeltaFunction.Type
  * A `ToolCallDeltaFunction` as it is on the wire, before decoding (see {@link ToolCallDeltaFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolCallDeltaFunctionEncoded = typeof ToolCallDeltaFunction.Encoded
 
@@ -2355,8 +2981,11 @@ export type ToolCallDeltaFunctionEncoded = typeof ToolCallDeltaFunction.Encoded
  */
 export const ToolCallDelta = preserving(
   Schema.Struct({
+    /** The type of the tool. */
     type: Schema.Literal("function"),
+    /** The ID of the tool call. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The index of the tool call being generated. */
     index: Schema.Int,
     function: ToolCallDeltaFunction,
   }),
@@ -2386,9 +3015,12 @@ export type ToolCallDeltaEncoded = typeof ToolCallDelta.Encoded
  */
 export const ChatCompletionDelta = preserving(
   Schema.Struct({
+    /** The contents of the assistant message. */
     content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Role of the generated message author, in this case `assistant`. */
     role: Schema.optional(Schema.NullOr(Schema.String)),
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallDelta))),
+    /** The part of the model's reasoning generated since the previous chunk (reasoning models). */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionDelta" })
@@ -2417,9 +3049,11 @@ export type ChatCompletionDeltaEncoded = typeof ChatCompletionDelta.Encoded
  */
 export const ChatCompletionChunkChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
     logprobs: Schema.optional(Schema.NullOr(ChatLogprobs)),
     delta: ChatCompletionDelta,
+    /** Termination condition of the generation. `stop` means the API returned the full chat completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. `tool_calls` means the API has generated tool calls. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.Literals(["stop", "length", "tool_calls", "null"]))),
   }),
 ).annotate({ identifier: "ChatCompletionChunkChoice" })
@@ -2448,11 +3082,15 @@ export type ChatCompletionChunkChoiceEncoded = typeof ChatCompletionChunkChoice.
  */
 export const ChatCompletionChunk = preserving(
   Schema.Struct({
+    /** A unique ID of the chat completion. */
     id: Schema.String,
     usage: Schema.optional(Schema.NullOr(Usage)),
+    /** The object type, which is always set to `chat.completion.chunk`. */
     object: Schema.Literal("chat.completion.chunk"),
     choices: Schema.Array(ChatCompletionChunkChoice),
+    /** The Unix timestamp (in seconds) for when the token is sampled. */
     created: Schema.Int,
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ChatCompletionChunk" })
@@ -2477,7 +3115,7 @@ export type ChatCompletionChunkEncoded = typeof ChatCompletionChunk.Encoded
  * The `StreamedChatResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedChatResult = preserving(Schema.Struct({ data: ChatCompletionChunk })).annotate({
   identifier: "StreamedChatResult",
@@ -2487,7 +3125,7 @@ export const StreamedChatResult = preserving(Schema.Struct({ data: ChatCompletio
  * A decoded `StreamedChatResult` (see {@link StreamedChatResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedChatResult = typeof StreamedChatResult.Type
 
@@ -2495,7 +3133,7 @@ export type StreamedChatResult = typeof StreamedChatResult.Type
  * A `StreamedChatResult` as it is on the wire, before decoding (see {@link StreamedChatResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedChatResultEncoded = typeof StreamedChatResult.Encoded
 
@@ -2503,7 +3141,7 @@ export type StreamedChatResultEncoded = typeof StreamedChatResult.Encoded
  * The `ContainerChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerChatCompletionStreamSuccess = StreamedChatResult.annotate({
   identifier: "ContainerChatCompletionStreamSuccess",
@@ -2513,7 +3151,7 @@ export const ContainerChatCompletionStreamSuccess = StreamedChatResult.annotate(
  * A decoded `ContainerChatCompletionStreamSuccess` (see {@link ContainerChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamSuccess = typeof ContainerChatCompletionStreamSuccess.Type
 
@@ -2521,7 +3159,7 @@ export type ContainerChatCompletionStreamSuccess = typeof ContainerChatCompletio
  * A `ContainerChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link ContainerChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerChatCompletionStreamSuccessEncoded = typeof ContainerChatCompletionStreamSuccess.Encoded
 
@@ -2555,7 +3193,7 @@ export type CompletionRequestEncoded = typeof CompletionRequest.Encoded
  * The `ContainerCompletionsStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerCompletionsStreamBody = Schema.Union([
   CompletionsStreamBodyWithPrompt,
@@ -2566,7 +3204,7 @@ export const ContainerCompletionsStreamBody = Schema.Union([
  * A decoded `ContainerCompletionsStreamBody` (see {@link ContainerCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamBody = typeof ContainerCompletionsStreamBody.Type
 
@@ -2574,7 +3212,7 @@ export type ContainerCompletionsStreamBody = typeof ContainerCompletionsStreamBo
  * A `ContainerCompletionsStreamBody` as it is on the wire, before decoding (see {@link ContainerCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamBodyEncoded = typeof ContainerCompletionsStreamBody.Encoded
 
@@ -2586,10 +3224,14 @@ export type ContainerCompletionsStreamBodyEncoded = typeof ContainerCompletionsS
  */
 export const CompletionChunkChoice = preserving(
   Schema.Struct({
+    /** The index of the choice in the list of generated choices. */
     index: Schema.Int,
+    /** Generated text output. */
     text: Schema.String,
     logprobs: Schema.optional(Schema.NullOr(CompletionLogprobs)),
+    /** Termination condition of the generation. `stop` means the API returned the full completions generated by the model without running into any limits. `length` means the generation exceeded `max_tokens` or the conversation exceeded the max context length. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.Literals(["stop", "length", "null"]))),
+    /** The token. */
     token: Schema.optional(Schema.NullOr(Schema.Int)),
   }),
 ).annotate({ identifier: "CompletionChunkChoice" })
@@ -2618,11 +3260,15 @@ export type CompletionChunkChoiceEncoded = typeof CompletionChunkChoice.Encoded
  */
 export const CompletionChunk = preserving(
   Schema.Struct({
+    /** A unique ID of the completion. */
     id: Schema.String,
     choices: Schema.Array(CompletionChunkChoice),
     usage: Schema.optional(Schema.NullOr(TextUsage)),
+    /** The object type, which is always set to `text_completion`. */
     object: Schema.Literal("text_completion"),
+    /** The Unix timestamp (in seconds) for when the token is sampled. */
     created: Schema.Int,
+    /** The model to generate the completion. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "CompletionChunk" })
@@ -2647,7 +3293,7 @@ export type CompletionChunkEncoded = typeof CompletionChunk.Encoded
  * The `StreamedCompletionsResult` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedCompletionsResult = preserving(Schema.Struct({ data: CompletionChunk })).annotate({
   identifier: "StreamedCompletionsResult",
@@ -2657,7 +3303,7 @@ export const StreamedCompletionsResult = preserving(Schema.Struct({ data: Comple
  * A decoded `StreamedCompletionsResult` (see {@link StreamedCompletionsResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedCompletionsResult = typeof StreamedCompletionsResult.Type
 
@@ -2665,7 +3311,7 @@ export type StreamedCompletionsResult = typeof StreamedCompletionsResult.Type
  * A `StreamedCompletionsResult` as it is on the wire, before decoding (see {@link StreamedCompletionsResult}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedCompletionsResultEncoded = typeof StreamedCompletionsResult.Encoded
 
@@ -2673,7 +3319,7 @@ export type StreamedCompletionsResultEncoded = typeof StreamedCompletionsResult.
  * The `ContainerCompletionsStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerCompletionsStreamSuccess = StreamedCompletionsResult.annotate({
   identifier: "ContainerCompletionsStreamSuccess",
@@ -2683,7 +3329,7 @@ export const ContainerCompletionsStreamSuccess = StreamedCompletionsResult.annot
  * A decoded `ContainerCompletionsStreamSuccess` (see {@link ContainerCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamSuccess = typeof ContainerCompletionsStreamSuccess.Type
 
@@ -2691,7 +3337,7 @@ export type ContainerCompletionsStreamSuccess = typeof ContainerCompletionsStrea
  * A `ContainerCompletionsStreamSuccess` as it is on the wire, before decoding (see {@link ContainerCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsStreamSuccessEncoded = typeof ContainerCompletionsStreamSuccess.Encoded
 
@@ -2699,7 +3345,7 @@ export type ContainerCompletionsStreamSuccessEncoded = typeof ContainerCompletio
  * The `ContainerCompletionsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerCompletionsSuccess = CompletionResponse.annotate({ identifier: "ContainerCompletionsSuccess" })
 
@@ -2707,7 +3353,7 @@ export const ContainerCompletionsSuccess = CompletionResponse.annotate({ identif
  * A decoded `ContainerCompletionsSuccess` (see {@link ContainerCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsSuccess = typeof ContainerCompletionsSuccess.Type
 
@@ -2715,7 +3361,7 @@ export type ContainerCompletionsSuccess = typeof ContainerCompletionsSuccess.Typ
  * A `ContainerCompletionsSuccess` as it is on the wire, before decoding (see {@link ContainerCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerCompletionsSuccessEncoded = typeof ContainerCompletionsSuccess.Encoded
 
@@ -2723,17 +3369,22 @@ export type ContainerCompletionsSuccessEncoded = typeof ContainerCompletionsSucc
  * The `ContainerDetokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerDetokenizationBody = preserving(
-  Schema.Struct({ model: Schema.optional(Schema.NullOr(Schema.String)), tokens: Schema.Array(Schema.Int) }),
+  Schema.Struct({
+    /** Routes the request to a specific adapter. */
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** A token sequence to detokenize. */
+    tokens: Schema.Array(Schema.Int),
+  }),
 ).annotate({ identifier: "ContainerDetokenizationBody" })
 
 /**
  * A decoded `ContainerDetokenizationBody` (see {@link ContainerDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationBody = typeof ContainerDetokenizationBody.Type
 
@@ -2741,7 +3392,7 @@ export type ContainerDetokenizationBody = typeof ContainerDetokenizationBody.Typ
  * A `ContainerDetokenizationBody` as it is on the wire, before decoding (see {@link ContainerDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationBodyEncoded = typeof ContainerDetokenizationBody.Encoded
 
@@ -2749,17 +3400,20 @@ export type ContainerDetokenizationBodyEncoded = typeof ContainerDetokenizationB
  * The `ContainerDetokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ContainerDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "ContainerDetokenizationSuccess",
-})
+export const ContainerDetokenizationSuccess = preserving(
+  Schema.Struct({
+    /** Detokenized text output. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "ContainerDetokenizationSuccess" })
 
 /**
  * A decoded `ContainerDetokenizationSuccess` (see {@link ContainerDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationSuccess = typeof ContainerDetokenizationSuccess.Type
 
@@ -2767,7 +3421,7 @@ export type ContainerDetokenizationSuccess = typeof ContainerDetokenizationSucce
  * A `ContainerDetokenizationSuccess` as it is on the wire, before decoding (see {@link ContainerDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerDetokenizationSuccessEncoded = typeof ContainerDetokenizationSuccess.Encoded
 
@@ -2775,10 +3429,11 @@ export type ContainerDetokenizationSuccessEncoded = typeof ContainerDetokenizati
  * The `MessagesCompatibilityBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesCompatibilityBlock = preserving(
   Schema.Struct({
+    /** Compatibility block type. These blocks are accepted for parsing compatibility and ignored for generation. */
     type: Schema.Literals([
       "document",
       "search_result",
@@ -2799,7 +3454,7 @@ export const MessagesCompatibilityBlock = preserving(
  * A decoded `MessagesCompatibilityBlock` (see {@link MessagesCompatibilityBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesCompatibilityBlock = typeof MessagesCompatibilityBlock.Type
 
@@ -2807,7 +3462,7 @@ export type MessagesCompatibilityBlock = typeof MessagesCompatibilityBlock.Type
  * A `MessagesCompatibilityBlock` as it is on the wire, before decoding (see {@link MessagesCompatibilityBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesCompatibilityBlockEncoded = typeof MessagesCompatibilityBlock.Encoded
 
@@ -2815,12 +3470,15 @@ export type MessagesCompatibilityBlockEncoded = typeof MessagesCompatibilityBloc
  * The `MessagesBase64ImageSource` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesBase64ImageSource = preserving(
   Schema.Struct({
+    /** Image source type. Must be `base64`. */
     type: Schema.Literal("base64"),
+    /** Base64-encoded image bytes (without data URL prefix). */
     data: Schema.String.check(Schema.isMinLength(1)),
+    /** MIME type, for example `image/png`. */
     media_type: Schema.String.check(Schema.isMinLength(1)),
   }),
 ).annotate({ identifier: "MessagesBase64ImageSource" })
@@ -2829,7 +3487,7 @@ export const MessagesBase64ImageSource = preserving(
  * A decoded `MessagesBase64ImageSource` (see {@link MessagesBase64ImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesBase64ImageSource = typeof MessagesBase64ImageSource.Type
 
@@ -2837,7 +3495,7 @@ export type MessagesBase64ImageSource = typeof MessagesBase64ImageSource.Type
  * A `MessagesBase64ImageSource` as it is on the wire, before decoding (see {@link MessagesBase64ImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesBase64ImageSourceEncoded = typeof MessagesBase64ImageSource.Encoded
 
@@ -2845,17 +3503,22 @@ export type MessagesBase64ImageSourceEncoded = typeof MessagesBase64ImageSource.
  * The `MessagesUrlImageSource` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesUrlImageSource = preserving(
-  Schema.Struct({ type: Schema.Literal("url"), url: Schema.String.check(Schema.isMinLength(1)) }),
+  Schema.Struct({
+    /** Image source type. Must be `url`. */
+    type: Schema.Literal("url"),
+    /** Publicly accessible image URL that the service can fetch. */
+    url: Schema.String.check(Schema.isMinLength(1)),
+  }),
 ).annotate({ identifier: "MessagesUrlImageSource" })
 
 /**
  * A decoded `MessagesUrlImageSource` (see {@link MessagesUrlImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUrlImageSource = typeof MessagesUrlImageSource.Type
 
@@ -2863,7 +3526,7 @@ export type MessagesUrlImageSource = typeof MessagesUrlImageSource.Type
  * A `MessagesUrlImageSource` as it is on the wire, before decoding (see {@link MessagesUrlImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUrlImageSourceEncoded = typeof MessagesUrlImageSource.Encoded
 
@@ -2871,7 +3534,7 @@ export type MessagesUrlImageSourceEncoded = typeof MessagesUrlImageSource.Encode
  * The `MessagesImageSource` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesImageSource = Schema.Union([MessagesBase64ImageSource, MessagesUrlImageSource]).annotate({
   identifier: "MessagesImageSource",
@@ -2881,7 +3544,7 @@ export const MessagesImageSource = Schema.Union([MessagesBase64ImageSource, Mess
  * A decoded `MessagesImageSource` (see {@link MessagesImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageSource = typeof MessagesImageSource.Type
 
@@ -2889,7 +3552,7 @@ export type MessagesImageSource = typeof MessagesImageSource.Type
  * A `MessagesImageSource` as it is on the wire, before decoding (see {@link MessagesImageSource}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageSourceEncoded = typeof MessagesImageSource.Encoded
 
@@ -2897,17 +3560,22 @@ export type MessagesImageSourceEncoded = typeof MessagesImageSource.Encoded
  * The `MessagesImageBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesImageBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("image"), source: MessagesImageSource }),
+  Schema.Struct({
+    /** Content block type. Must be `image`. */
+    type: Schema.Literal("image"),
+    /** Image source descriptor (`url` or `base64`). */
+    source: MessagesImageSource,
+  }),
 ).annotate({ identifier: "MessagesImageBlock" })
 
 /**
  * A decoded `MessagesImageBlock` (see {@link MessagesImageBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageBlock = typeof MessagesImageBlock.Type
 
@@ -2915,7 +3583,7 @@ export type MessagesImageBlock = typeof MessagesImageBlock.Type
  * A `MessagesImageBlock` as it is on the wire, before decoding (see {@link MessagesImageBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesImageBlockEncoded = typeof MessagesImageBlock.Encoded
 
@@ -2923,17 +3591,22 @@ export type MessagesImageBlockEncoded = typeof MessagesImageBlock.Encoded
  * The `MessagesTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** Content block type. Must be `text`. */
+    type: Schema.Literal("text"),
+    /** Text content for this block. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesTextBlock" })
 
 /**
  * A decoded `MessagesTextBlock` (see {@link MessagesTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesTextBlock = typeof MessagesTextBlock.Type
 
@@ -2941,7 +3614,7 @@ export type MessagesTextBlock = typeof MessagesTextBlock.Type
  * A `MessagesTextBlock` as it is on the wire, before decoding (see {@link MessagesTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesTextBlockEncoded = typeof MessagesTextBlock.Encoded
 
@@ -2949,12 +3622,15 @@ export type MessagesTextBlockEncoded = typeof MessagesTextBlock.Encoded
  * The `MessagesThinkingBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesThinkingBlock = preserving(
   Schema.Struct({
+    /** Content block type. Must be `thinking`. */
     type: Schema.Literal("thinking"),
+    /** Reasoning content for this block. */
     thinking: Schema.String,
+    /** Optional signature associated with the reasoning content. */
     signature: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesThinkingBlock" })
@@ -2963,7 +3639,7 @@ export const MessagesThinkingBlock = preserving(
  * A decoded `MessagesThinkingBlock` (see {@link MessagesThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingBlock = typeof MessagesThinkingBlock.Type
 
@@ -2971,7 +3647,7 @@ export type MessagesThinkingBlock = typeof MessagesThinkingBlock.Type
  * A `MessagesThinkingBlock` as it is on the wire, before decoding (see {@link MessagesThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingBlockEncoded = typeof MessagesThinkingBlock.Encoded
 
@@ -2979,12 +3655,15 @@ export type MessagesThinkingBlockEncoded = typeof MessagesThinkingBlock.Encoded
  * The `MessagesToolResultBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolResultBlock = preserving(
   Schema.Struct({
+    /** Content block type. Must be `tool_result`. */
     type: Schema.Literal("tool_result"),
+    /** Identifier of the related `tool_use` block this result answers. */
     tool_use_id: Schema.String,
+    /** Tool result payload. Can be plain text, a list of objects, or null when no body is returned. */
     content: Schema.optional(
       Schema.Union([Schema.String, Schema.Array(Schema.Record(Schema.String, Schema.Unknown)), Schema.Null]),
     ),
@@ -2995,7 +3674,7 @@ export const MessagesToolResultBlock = preserving(
  * A decoded `MessagesToolResultBlock` (see {@link MessagesToolResultBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolResultBlock = typeof MessagesToolResultBlock.Type
 
@@ -3003,7 +3682,7 @@ export type MessagesToolResultBlock = typeof MessagesToolResultBlock.Type
  * A `MessagesToolResultBlock` as it is on the wire, before decoding (see {@link MessagesToolResultBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolResultBlockEncoded = typeof MessagesToolResultBlock.Encoded
 
@@ -3011,13 +3690,17 @@ export type MessagesToolResultBlockEncoded = typeof MessagesToolResultBlock.Enco
  * The `MessagesToolUseBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolUseBlock = preserving(
   Schema.Struct({
+    /** Content block type. Must be `tool_use`. */
     type: Schema.Literal("tool_use"),
+    /** Optional tool call identifier. Use this value to link follow-up `tool_result` blocks. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Name of the tool to invoke. */
     name: Schema.String,
+    /** Tool input argument object. */
     input: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "MessagesToolUseBlock" })
@@ -3026,7 +3709,7 @@ export const MessagesToolUseBlock = preserving(
  * A decoded `MessagesToolUseBlock` (see {@link MessagesToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolUseBlock = typeof MessagesToolUseBlock.Type
 
@@ -3034,7 +3717,7 @@ export type MessagesToolUseBlock = typeof MessagesToolUseBlock.Type
  * A `MessagesToolUseBlock` as it is on the wire, before decoding (see {@link MessagesToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolUseBlockEncoded = typeof MessagesToolUseBlock.Encoded
 
@@ -3042,7 +3725,7 @@ export type MessagesToolUseBlockEncoded = typeof MessagesToolUseBlock.Encoded
  * The `MessagesContentBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesContentBlock = Schema.Union([
   MessagesTextBlock,
@@ -3057,7 +3740,7 @@ export const MessagesContentBlock = Schema.Union([
  * A decoded `MessagesContentBlock` (see {@link MessagesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesContentBlock = typeof MessagesContentBlock.Type
 
@@ -3065,7 +3748,7 @@ export type MessagesContentBlock = typeof MessagesContentBlock.Type
  * A `MessagesContentBlock` as it is on the wire, before decoding (see {@link MessagesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesContentBlockEncoded = typeof MessagesContentBlock.Encoded
 
@@ -3073,11 +3756,13 @@ export type MessagesContentBlockEncoded = typeof MessagesContentBlock.Encoded
  * The `MessagesInputMessage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesInputMessage = preserving(
   Schema.Struct({
+    /** Author role for this message turn. Use `user` for user input and `assistant` for prior assistant turns. */
     role: Schema.Literals(["user", "assistant"]),
+    /** Message payload. Supports plain string shorthand or a typed block array. */
     content: Schema.Union([Schema.String, Schema.Array(MessagesContentBlock)]),
   }),
 ).annotate({ identifier: "MessagesInputMessage" })
@@ -3086,7 +3771,7 @@ export const MessagesInputMessage = preserving(
  * A decoded `MessagesInputMessage` (see {@link MessagesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesInputMessage = typeof MessagesInputMessage.Type
 
@@ -3094,7 +3779,7 @@ export type MessagesInputMessage = typeof MessagesInputMessage.Type
  * A `MessagesInputMessage` as it is on the wire, before decoding (see {@link MessagesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesInputMessageEncoded = typeof MessagesInputMessage.Encoded
 
@@ -3102,11 +3787,13 @@ export type MessagesInputMessageEncoded = typeof MessagesInputMessage.Encoded
  * The `MessagesOutputFormat` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesOutputFormat = preserving(
   Schema.Struct({
+    /** Output format type. Set to `json_schema` to constrain output to a JSON schema. */
     type: Schema.optional(Schema.NullOr(Schema.Literal("json_schema"))),
+    /** JSON Schema object applied when `type` is `json_schema`. */
     schema: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
   }),
 ).annotate({ identifier: "MessagesOutputFormat" })
@@ -3115,7 +3802,7 @@ export const MessagesOutputFormat = preserving(
  * A decoded `MessagesOutputFormat` (see {@link MessagesOutputFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputFormat = typeof MessagesOutputFormat.Type
 
@@ -3123,7 +3810,7 @@ export type MessagesOutputFormat = typeof MessagesOutputFormat.Type
  * A `MessagesOutputFormat` as it is on the wire, before decoding (see {@link MessagesOutputFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputFormatEncoded = typeof MessagesOutputFormat.Encoded
 
@@ -3131,13 +3818,15 @@ export type MessagesOutputFormatEncoded = typeof MessagesOutputFormat.Encoded
  * The `MessagesOutputConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesOutputConfig = preserving(
   Schema.Struct({
+    /** Relative generation effort level. Higher effort can improve quality on harder prompts at the cost of additional compute. */
     effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Structured output settings. Currently supports only `json_schema`. */
     format: Schema.optional(Schema.NullOr(MessagesOutputFormat)),
   }),
 ).annotate({ identifier: "MessagesOutputConfig" })
@@ -3146,7 +3835,7 @@ export const MessagesOutputConfig = preserving(
  * A decoded `MessagesOutputConfig` (see {@link MessagesOutputConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputConfig = typeof MessagesOutputConfig.Type
 
@@ -3154,7 +3843,7 @@ export type MessagesOutputConfig = typeof MessagesOutputConfig.Type
  * A `MessagesOutputConfig` as it is on the wire, before decoding (see {@link MessagesOutputConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesOutputConfigEncoded = typeof MessagesOutputConfig.Encoded
 
@@ -3162,17 +3851,22 @@ export type MessagesOutputConfigEncoded = typeof MessagesOutputConfig.Encoded
  * The `MessagesSystemTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesSystemTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** System block type. Must be `text`. */
+    type: Schema.Literal("text"),
+    /** System instruction text content. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesSystemTextBlock" })
 
 /**
  * A decoded `MessagesSystemTextBlock` (see {@link MessagesSystemTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesSystemTextBlock = typeof MessagesSystemTextBlock.Type
 
@@ -3180,7 +3874,7 @@ export type MessagesSystemTextBlock = typeof MessagesSystemTextBlock.Type
  * A `MessagesSystemTextBlock` as it is on the wire, before decoding (see {@link MessagesSystemTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesSystemTextBlockEncoded = typeof MessagesSystemTextBlock.Encoded
 
@@ -3188,11 +3882,13 @@ export type MessagesSystemTextBlockEncoded = typeof MessagesSystemTextBlock.Enco
  * The `MessagesThinkingConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesThinkingConfig = preserving(
   Schema.Struct({
+    /** Reasoning mode. `enabled` forces reasoning, `disabled` suppresses it, and `adaptive` lets the system decide. */
     type: Schema.Literals(["enabled", "disabled", "adaptive"]),
+    /** Reasoning token budget. Required when `type=enabled`; must not be provided when `type=disabled` or `type=adaptive`. If `max_tokens` is set, this must be smaller than `max_tokens`. */
     budget_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
   }),
 ).annotate({ identifier: "MessagesThinkingConfig" })
@@ -3201,7 +3897,7 @@ export const MessagesThinkingConfig = preserving(
  * A decoded `MessagesThinkingConfig` (see {@link MessagesThinkingConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingConfig = typeof MessagesThinkingConfig.Type
 
@@ -3209,7 +3905,7 @@ export type MessagesThinkingConfig = typeof MessagesThinkingConfig.Type
  * A `MessagesThinkingConfig` as it is on the wire, before decoding (see {@link MessagesThinkingConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesThinkingConfigEncoded = typeof MessagesThinkingConfig.Encoded
 
@@ -3217,12 +3913,15 @@ export type MessagesThinkingConfigEncoded = typeof MessagesThinkingConfig.Encode
  * The `MessagesToolChoice` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolChoice = preserving(
   Schema.Struct({
+    /** Tool-calling mode. `auto` lets the model decide, `any` requires at least one tool call, `tool` forces a named tool, and `none` disables tool calls. */
     type: Schema.Literals(["auto", "any", "tool", "none"]),
+    /** Tool name to force when `type=tool`. Ignored for other `type` values. */
     name: Schema.optional(Schema.NullOr(Schema.String)),
+    /** If true, restricts the model to at most one tool call at a time. Must not be provided when `type=none`. */
     disable_parallel_tool_use: Schema.optional(Schema.NullOr(Schema.Boolean)),
   }),
 ).annotate({ identifier: "MessagesToolChoice" })
@@ -3231,7 +3930,7 @@ export const MessagesToolChoice = preserving(
  * A decoded `MessagesToolChoice` (see {@link MessagesToolChoice}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolChoice = typeof MessagesToolChoice.Type
 
@@ -3239,7 +3938,7 @@ export type MessagesToolChoice = typeof MessagesToolChoice.Type
  * A `MessagesToolChoice` as it is on the wire, before decoding (see {@link MessagesToolChoice}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolChoiceEncoded = typeof MessagesToolChoice.Encoded
 
@@ -3247,14 +3946,19 @@ export type MessagesToolChoiceEncoded = typeof MessagesToolChoice.Encoded
  * The `MessagesToolDefinition` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesToolDefinition = preserving(
   Schema.Struct({
+    /** Tool identifier used in model tool-call outputs. Keep this name stable and unique within the request. */
     name: Schema.String,
+    /** Tool category. If missing, empty, or `custom`, it is converted to a function tool. Any non-empty value other than `custom` is treated as a server-side tool and skipped. */
     type: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Natural-language description of what the tool does and when to call it. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
+    /** JSON Schema describing tool arguments. The model uses this schema to construct the tool input object. */
     input_schema: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** If true, applies stricter schema adherence when generating tool arguments. */
     strict: Schema.optional(Schema.NullOr(Schema.Boolean)),
   }),
 ).annotate({ identifier: "MessagesToolDefinition" })
@@ -3263,7 +3967,7 @@ export const MessagesToolDefinition = preserving(
  * A decoded `MessagesToolDefinition` (see {@link MessagesToolDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolDefinition = typeof MessagesToolDefinition.Type
 
@@ -3271,7 +3975,7 @@ export type MessagesToolDefinition = typeof MessagesToolDefinition.Type
  * A `MessagesToolDefinition` as it is on the wire, before decoding (see {@link MessagesToolDefinition}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesToolDefinitionEncoded = typeof MessagesToolDefinition.Encoded
 
@@ -3279,28 +3983,47 @@ export type MessagesToolDefinitionEncoded = typeof MessagesToolDefinition.Encode
  * The `ContainerMessagesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerMessagesBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -3311,7 +4034,7 @@ export const ContainerMessagesBody = preserving(
  * A decoded `ContainerMessagesBody` (see {@link ContainerMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesBody = typeof ContainerMessagesBody.Type
 
@@ -3319,7 +4042,7 @@ export type ContainerMessagesBody = typeof ContainerMessagesBody.Type
  * A `ContainerMessagesBody` as it is on the wire, before decoding (see {@link ContainerMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesBodyEncoded = typeof ContainerMessagesBody.Encoded
 
@@ -3327,28 +4050,47 @@ export type ContainerMessagesBodyEncoded = typeof ContainerMessagesBody.Encoded
  * The `ContainerMessagesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerMessagesStreamBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -3359,7 +4101,7 @@ export const ContainerMessagesStreamBody = preserving(
  * A decoded `ContainerMessagesStreamBody` (see {@link ContainerMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamBody = typeof ContainerMessagesStreamBody.Type
 
@@ -3367,7 +4109,7 @@ export type ContainerMessagesStreamBody = typeof ContainerMessagesStreamBody.Typ
  * A `ContainerMessagesStreamBody` as it is on the wire, before decoding (see {@link ContainerMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamBodyEncoded = typeof ContainerMessagesStreamBody.Encoded
 
@@ -3375,17 +4117,22 @@ export type ContainerMessagesStreamBodyEncoded = typeof ContainerMessagesStreamB
  * The `MessagesStreamInputJsonDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamInputJsonDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("input_json_delta"), partial_json: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("input_json_delta"),
+    /** Partial JSON fragment for tool arguments when `type=input_json_delta`. */
+    partial_json: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamInputJsonDelta" })
 
 /**
  * A decoded `MessagesStreamInputJsonDelta` (see {@link MessagesStreamInputJsonDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamInputJsonDelta = typeof MessagesStreamInputJsonDelta.Type
 
@@ -3393,7 +4140,7 @@ export type MessagesStreamInputJsonDelta = typeof MessagesStreamInputJsonDelta.T
  * A `MessagesStreamInputJsonDelta` as it is on the wire, before decoding (see {@link MessagesStreamInputJsonDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamInputJsonDeltaEncoded = typeof MessagesStreamInputJsonDelta.Encoded
 
@@ -3401,17 +4148,22 @@ export type MessagesStreamInputJsonDeltaEncoded = typeof MessagesStreamInputJson
  * The `MessagesStreamSignatureDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamSignatureDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("signature_delta"), signature: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("signature_delta"),
+    /** Signature fragment when `type=signature_delta`. */
+    signature: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamSignatureDelta" })
 
 /**
  * A decoded `MessagesStreamSignatureDelta` (see {@link MessagesStreamSignatureDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamSignatureDelta = typeof MessagesStreamSignatureDelta.Type
 
@@ -3419,7 +4171,7 @@ export type MessagesStreamSignatureDelta = typeof MessagesStreamSignatureDelta.T
  * A `MessagesStreamSignatureDelta` as it is on the wire, before decoding (see {@link MessagesStreamSignatureDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamSignatureDeltaEncoded = typeof MessagesStreamSignatureDelta.Encoded
 
@@ -3427,17 +4179,22 @@ export type MessagesStreamSignatureDeltaEncoded = typeof MessagesStreamSignature
  * The `MessagesStreamTextDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamTextDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("text_delta"), text: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("text_delta"),
+    /** Text fragment when `type=text_delta`. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamTextDelta" })
 
 /**
  * A decoded `MessagesStreamTextDelta` (see {@link MessagesStreamTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamTextDelta = typeof MessagesStreamTextDelta.Type
 
@@ -3445,7 +4202,7 @@ export type MessagesStreamTextDelta = typeof MessagesStreamTextDelta.Type
  * A `MessagesStreamTextDelta` as it is on the wire, before decoding (see {@link MessagesStreamTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamTextDeltaEncoded = typeof MessagesStreamTextDelta.Encoded
 
@@ -3453,17 +4210,22 @@ export type MessagesStreamTextDeltaEncoded = typeof MessagesStreamTextDelta.Enco
  * The `MessagesStreamThinkingDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamThinkingDelta = preserving(
-  Schema.Struct({ type: Schema.Literal("thinking_delta"), thinking: Schema.String }),
+  Schema.Struct({
+    /** Delta type. */
+    type: Schema.Literal("thinking_delta"),
+    /** Reasoning fragment when `type=thinking_delta`. */
+    thinking: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamThinkingDelta" })
 
 /**
  * A decoded `MessagesStreamThinkingDelta` (see {@link MessagesStreamThinkingDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamThinkingDelta = typeof MessagesStreamThinkingDelta.Type
 
@@ -3471,7 +4233,7 @@ export type MessagesStreamThinkingDelta = typeof MessagesStreamThinkingDelta.Typ
  * A `MessagesStreamThinkingDelta` as it is on the wire, before decoding (see {@link MessagesStreamThinkingDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamThinkingDeltaEncoded = typeof MessagesStreamThinkingDelta.Encoded
 
@@ -3479,7 +4241,7 @@ export type MessagesStreamThinkingDeltaEncoded = typeof MessagesStreamThinkingDe
  * The `MessagesStreamContentBlockDeltaPayload` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockDeltaPayload = Schema.Union([
   MessagesStreamTextDelta,
@@ -3492,7 +4254,7 @@ export const MessagesStreamContentBlockDeltaPayload = Schema.Union([
  * A decoded `MessagesStreamContentBlockDeltaPayload` (see {@link MessagesStreamContentBlockDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDeltaPayload = typeof MessagesStreamContentBlockDeltaPayload.Type
 
@@ -3500,7 +4262,7 @@ export type MessagesStreamContentBlockDeltaPayload = typeof MessagesStreamConten
  * A `MessagesStreamContentBlockDeltaPayload` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDeltaPayloadEncoded = typeof MessagesStreamContentBlockDeltaPayload.Encoded
 
@@ -3508,12 +4270,15 @@ export type MessagesStreamContentBlockDeltaPayloadEncoded = typeof MessagesStrea
  * The `MessagesStreamContentBlockDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("content_block_delta"),
+    /** Index of the content block being updated. */
     index: Schema.Int,
+    /** Incremental delta payload. */
     delta: MessagesStreamContentBlockDeltaPayload,
   }),
 ).annotate({ identifier: "MessagesStreamContentBlockDelta" })
@@ -3522,7 +4287,7 @@ export const MessagesStreamContentBlockDelta = preserving(
  * A decoded `MessagesStreamContentBlockDelta` (see {@link MessagesStreamContentBlockDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDelta = typeof MessagesStreamContentBlockDelta.Type
 
@@ -3530,7 +4295,7 @@ export type MessagesStreamContentBlockDelta = typeof MessagesStreamContentBlockD
  * A `MessagesStreamContentBlockDelta` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockDeltaEncoded = typeof MessagesStreamContentBlockDelta.Encoded
 
@@ -3538,17 +4303,22 @@ export type MessagesStreamContentBlockDeltaEncoded = typeof MessagesStreamConten
  * The `MessagesStreamStartTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamStartTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** Content block type. */
+    type: Schema.Literal("text"),
+    /** Text content when `type=text`. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamStartTextBlock" })
 
 /**
  * A decoded `MessagesStreamStartTextBlock` (see {@link MessagesStreamStartTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartTextBlock = typeof MessagesStreamStartTextBlock.Type
 
@@ -3556,7 +4326,7 @@ export type MessagesStreamStartTextBlock = typeof MessagesStreamStartTextBlock.T
  * A `MessagesStreamStartTextBlock` as it is on the wire, before decoding (see {@link MessagesStreamStartTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartTextBlockEncoded = typeof MessagesStreamStartTextBlock.Encoded
 
@@ -3564,12 +4334,15 @@ export type MessagesStreamStartTextBlockEncoded = typeof MessagesStreamStartText
  * The `MessagesStreamStartThinkingBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamStartThinkingBlock = preserving(
   Schema.Struct({
+    /** Content block type. */
     type: Schema.Literal("thinking"),
+    /** Reasoning content when `type=thinking`. */
     thinking: Schema.String,
+    /** Optional signature when `type=thinking`. */
     signature: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamStartThinkingBlock" })
@@ -3578,7 +4351,7 @@ export const MessagesStreamStartThinkingBlock = preserving(
  * A decoded `MessagesStreamStartThinkingBlock` (see {@link MessagesStreamStartThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartThinkingBlock = typeof MessagesStreamStartThinkingBlock.Type
 
@@ -3586,7 +4359,7 @@ export type MessagesStreamStartThinkingBlock = typeof MessagesStreamStartThinkin
  * A `MessagesStreamStartThinkingBlock` as it is on the wire, before decoding (see {@link MessagesStreamStartThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartThinkingBlockEncoded = typeof MessagesStreamStartThinkingBlock.Encoded
 
@@ -3594,13 +4367,17 @@ export type MessagesStreamStartThinkingBlockEncoded = typeof MessagesStreamStart
  * The `MessagesStreamStartToolUseBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamStartToolUseBlock = preserving(
   Schema.Struct({
+    /** Content block type. */
     type: Schema.Literal("tool_use"),
+    /** Tool call ID when `type=tool_use`. */
     id: Schema.String,
+    /** Tool name when `type=tool_use`. */
     name: Schema.String,
+    /** Parsed tool input object when `type=tool_use`. */
     input: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "MessagesStreamStartToolUseBlock" })
@@ -3609,7 +4386,7 @@ export const MessagesStreamStartToolUseBlock = preserving(
  * A decoded `MessagesStreamStartToolUseBlock` (see {@link MessagesStreamStartToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartToolUseBlock = typeof MessagesStreamStartToolUseBlock.Type
 
@@ -3617,7 +4394,7 @@ export type MessagesStreamStartToolUseBlock = typeof MessagesStreamStartToolUseB
  * A `MessagesStreamStartToolUseBlock` as it is on the wire, before decoding (see {@link MessagesStreamStartToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamStartToolUseBlockEncoded = typeof MessagesStreamStartToolUseBlock.Encoded
 
@@ -3625,7 +4402,7 @@ export type MessagesStreamStartToolUseBlockEncoded = typeof MessagesStreamStartT
  * The `MessagesStreamContentBlockStartPayload` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockStartPayload = Schema.Union([
   MessagesStreamStartTextBlock,
@@ -3637,7 +4414,7 @@ export const MessagesStreamContentBlockStartPayload = Schema.Union([
  * A decoded `MessagesStreamContentBlockStartPayload` (see {@link MessagesStreamContentBlockStartPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStartPayload = typeof MessagesStreamContentBlockStartPayload.Type
 
@@ -3645,7 +4422,7 @@ export type MessagesStreamContentBlockStartPayload = typeof MessagesStreamConten
  * A `MessagesStreamContentBlockStartPayload` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockStartPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStartPayloadEncoded = typeof MessagesStreamContentBlockStartPayload.Encoded
 
@@ -3653,12 +4430,15 @@ export type MessagesStreamContentBlockStartPayloadEncoded = typeof MessagesStrea
  * The `MessagesStreamContentBlockStart` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockStart = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("content_block_start"),
+    /** Index of the content block in the response `content` array. */
     index: Schema.Int,
+    /** Initial content block payload. */
     content_block: MessagesStreamContentBlockStartPayload,
   }),
 ).annotate({ identifier: "MessagesStreamContentBlockStart" })
@@ -3667,7 +4447,7 @@ export const MessagesStreamContentBlockStart = preserving(
  * A decoded `MessagesStreamContentBlockStart` (see {@link MessagesStreamContentBlockStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStart = typeof MessagesStreamContentBlockStart.Type
 
@@ -3675,7 +4455,7 @@ export type MessagesStreamContentBlockStart = typeof MessagesStreamContentBlockS
  * A `MessagesStreamContentBlockStart` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStartEncoded = typeof MessagesStreamContentBlockStart.Encoded
 
@@ -3683,17 +4463,22 @@ export type MessagesStreamContentBlockStartEncoded = typeof MessagesStreamConten
  * The `MessagesStreamContentBlockStop` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamContentBlockStop = preserving(
-  Schema.Struct({ type: Schema.Literal("content_block_stop"), index: Schema.Int }),
+  Schema.Struct({
+    /** The type of the event. */
+    type: Schema.Literal("content_block_stop"),
+    /** Index of the block that has finished streaming. */
+    index: Schema.Int,
+  }),
 ).annotate({ identifier: "MessagesStreamContentBlockStop" })
 
 /**
  * A decoded `MessagesStreamContentBlockStop` (see {@link MessagesStreamContentBlockStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStop = typeof MessagesStreamContentBlockStop.Type
 
@@ -3701,7 +4486,7 @@ export type MessagesStreamContentBlockStop = typeof MessagesStreamContentBlockSt
  * A `MessagesStreamContentBlockStop` as it is on the wire, before decoding (see {@link MessagesStreamContentBlockStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamContentBlockStopEncoded = typeof MessagesStreamContentBlockStop.Encoded
 
@@ -3709,17 +4494,22 @@ export type MessagesStreamContentBlockStopEncoded = typeof MessagesStreamContent
  * The `MessagesStreamErrorDetail` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamErrorDetail = preserving(
-  Schema.Struct({ type: Schema.String, message: Schema.String }),
+  Schema.Struct({
+    /** Error category, such as `invalid_request_error`. */
+    type: Schema.String,
+    /** Human-readable error message. */
+    message: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesStreamErrorDetail" })
 
 /**
  * A decoded `MessagesStreamErrorDetail` (see {@link MessagesStreamErrorDetail}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorDetail = typeof MessagesStreamErrorDetail.Type
 
@@ -3727,7 +4517,7 @@ export type MessagesStreamErrorDetail = typeof MessagesStreamErrorDetail.Type
  * A `MessagesStreamErrorDetail` as it is on the wire, before decoding (see {@link MessagesStreamErrorDetail}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorDetailEncoded = typeof MessagesStreamErrorDetail.Encoded
 
@@ -3735,12 +4525,15 @@ export type MessagesStreamErrorDetailEncoded = typeof MessagesStreamErrorDetail.
  * The `MessagesStreamErrorEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamErrorEvent = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("error"),
+    /** Error payload object. */
     error: MessagesStreamErrorDetail,
+    /** Request identifier for debugging and support. */
     request_id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamErrorEvent" })
@@ -3749,7 +4542,7 @@ export const MessagesStreamErrorEvent = preserving(
  * A decoded `MessagesStreamErrorEvent` (see {@link MessagesStreamErrorEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorEvent = typeof MessagesStreamErrorEvent.Type
 
@@ -3757,7 +4550,7 @@ export type MessagesStreamErrorEvent = typeof MessagesStreamErrorEvent.Type
  * A `MessagesStreamErrorEvent` as it is on the wire, before decoding (see {@link MessagesStreamErrorEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamErrorEventEncoded = typeof MessagesStreamErrorEvent.Encoded
 
@@ -3765,13 +4558,15 @@ export type MessagesStreamErrorEventEncoded = typeof MessagesStreamErrorEvent.En
  * The `MessagesStreamMessageDeltaPayload` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageDeltaPayload = preserving(
   Schema.Struct({
+    /** Why generation stopped. */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop sequence when `stop_reason=stop_sequence`. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamMessageDeltaPayload" })
@@ -3780,7 +4575,7 @@ export const MessagesStreamMessageDeltaPayload = preserving(
  * A decoded `MessagesStreamMessageDeltaPayload` (see {@link MessagesStreamMessageDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaPayload = typeof MessagesStreamMessageDeltaPayload.Type
 
@@ -3788,7 +4583,7 @@ export type MessagesStreamMessageDeltaPayload = typeof MessagesStreamMessageDelt
  * A `MessagesStreamMessageDeltaPayload` as it is on the wire, before decoding (see {@link MessagesStreamMessageDeltaPayload}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaPayloadEncoded = typeof MessagesStreamMessageDeltaPayload.Encoded
 
@@ -3796,12 +4591,15 @@ export type MessagesStreamMessageDeltaPayloadEncoded = typeof MessagesStreamMess
  * The `MessagesStreamMessageDeltaUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageDeltaUsage = preserving(
   Schema.Struct({
+    /** Input token count delta when included. */
     input_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    /** Output token count delta when included. */
     output_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
+    /** Cached input token count delta when included. */
     cache_read_input_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
   }),
 ).annotate({ identifier: "MessagesStreamMessageDeltaUsage" })
@@ -3810,7 +4608,7 @@ export const MessagesStreamMessageDeltaUsage = preserving(
  * A decoded `MessagesStreamMessageDeltaUsage` (see {@link MessagesStreamMessageDeltaUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaUsage = typeof MessagesStreamMessageDeltaUsage.Type
 
@@ -3818,7 +4616,7 @@ export type MessagesStreamMessageDeltaUsage = typeof MessagesStreamMessageDeltaU
  * A `MessagesStreamMessageDeltaUsage` as it is on the wire, before decoding (see {@link MessagesStreamMessageDeltaUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaUsageEncoded = typeof MessagesStreamMessageDeltaUsage.Encoded
 
@@ -3826,12 +4624,15 @@ export type MessagesStreamMessageDeltaUsageEncoded = typeof MessagesStreamMessag
  * The `MessagesStreamMessageDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("message_delta"),
+    /** Final message-level delta. */
     delta: MessagesStreamMessageDeltaPayload,
+    /** Usage delta object that may be emitted near stream completion. */
     usage: Schema.optional(Schema.NullOr(MessagesStreamMessageDeltaUsage)),
   }),
 ).annotate({ identifier: "MessagesStreamMessageDelta" })
@@ -3840,7 +4641,7 @@ export const MessagesStreamMessageDelta = preserving(
  * A decoded `MessagesStreamMessageDelta` (see {@link MessagesStreamMessageDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDelta = typeof MessagesStreamMessageDelta.Type
 
@@ -3848,7 +4649,7 @@ export type MessagesStreamMessageDelta = typeof MessagesStreamMessageDelta.Type
  * A `MessagesStreamMessageDelta` as it is on the wire, before decoding (see {@link MessagesStreamMessageDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageDeltaEncoded = typeof MessagesStreamMessageDelta.Encoded
 
@@ -3856,17 +4657,22 @@ export type MessagesStreamMessageDeltaEncoded = typeof MessagesStreamMessageDelt
  * The `MessagesResponseTextBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseTextBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    /** Content block type. */
+    type: Schema.Literal("text"),
+    /** Assistant-generated text for this block. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesResponseTextBlock" })
 
 /**
  * A decoded `MessagesResponseTextBlock` (see {@link MessagesResponseTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseTextBlock = typeof MessagesResponseTextBlock.Type
 
@@ -3874,7 +4680,7 @@ export type MessagesResponseTextBlock = typeof MessagesResponseTextBlock.Type
  * A `MessagesResponseTextBlock` as it is on the wire, before decoding (see {@link MessagesResponseTextBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseTextBlockEncoded = typeof MessagesResponseTextBlock.Encoded
 
@@ -3882,17 +4688,24 @@ export type MessagesResponseTextBlockEncoded = typeof MessagesResponseTextBlock.
  * The `MessagesResponseThinkingBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseThinkingBlock = preserving(
-  Schema.Struct({ type: Schema.Literal("thinking"), thinking: Schema.String, signature: Schema.String }),
+  Schema.Struct({
+    /** Content block type. */
+    type: Schema.Literal("thinking"),
+    /** Reasoning content returned by the model. */
+    thinking: Schema.String,
+    /** Signature associated with the reasoning content. */
+    signature: Schema.String,
+  }),
 ).annotate({ identifier: "MessagesResponseThinkingBlock" })
 
 /**
  * A decoded `MessagesResponseThinkingBlock` (see {@link MessagesResponseThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseThinkingBlock = typeof MessagesResponseThinkingBlock.Type
 
@@ -3900,7 +4713,7 @@ export type MessagesResponseThinkingBlock = typeof MessagesResponseThinkingBlock
  * A `MessagesResponseThinkingBlock` as it is on the wire, before decoding (see {@link MessagesResponseThinkingBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseThinkingBlockEncoded = typeof MessagesResponseThinkingBlock.Encoded
 
@@ -3908,13 +4721,17 @@ export type MessagesResponseThinkingBlockEncoded = typeof MessagesResponseThinki
  * The `MessagesResponseToolUseBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseToolUseBlock = preserving(
   Schema.Struct({
+    /** Content block type. */
     type: Schema.Literal("tool_use"),
+    /** Identifier of the tool call emitted by the model. */
     id: Schema.String,
+    /** Name of the invoked tool. */
     name: Schema.String,
+    /** Parsed tool argument object generated by the model. */
     input: Schema.Record(Schema.String, Schema.Unknown),
   }),
 ).annotate({ identifier: "MessagesResponseToolUseBlock" })
@@ -3923,7 +4740,7 @@ export const MessagesResponseToolUseBlock = preserving(
  * A decoded `MessagesResponseToolUseBlock` (see {@link MessagesResponseToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseToolUseBlock = typeof MessagesResponseToolUseBlock.Type
 
@@ -3931,7 +4748,7 @@ export type MessagesResponseToolUseBlock = typeof MessagesResponseToolUseBlock.T
  * A `MessagesResponseToolUseBlock` as it is on the wire, before decoding (see {@link MessagesResponseToolUseBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseToolUseBlockEncoded = typeof MessagesResponseToolUseBlock.Encoded
 
@@ -3939,7 +4756,7 @@ export type MessagesResponseToolUseBlockEncoded = typeof MessagesResponseToolUse
  * The `MessagesResponseContentBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesResponseContentBlock = Schema.Union([
   MessagesResponseThinkingBlock,
@@ -3951,7 +4768,7 @@ export const MessagesResponseContentBlock = Schema.Union([
  * A decoded `MessagesResponseContentBlock` (see {@link MessagesResponseContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseContentBlock = typeof MessagesResponseContentBlock.Type
 
@@ -3959,7 +4776,7 @@ export type MessagesResponseContentBlock = typeof MessagesResponseContentBlock.T
  * A `MessagesResponseContentBlock` as it is on the wire, before decoding (see {@link MessagesResponseContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesResponseContentBlockEncoded = typeof MessagesResponseContentBlock.Encoded
 
@@ -3967,12 +4784,15 @@ export type MessagesResponseContentBlockEncoded = typeof MessagesResponseContent
  * The `MessagesUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesUsage = preserving(
   Schema.Struct({
+    /** Number of billed input tokens for this request. */
     input_tokens: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    /** Number of billed output tokens generated by the model. */
     output_tokens: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    /** Number of input tokens served from cache, when cache reads are applicable. */
     cache_read_input_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
   }),
 ).annotate({ identifier: "MessagesUsage" })
@@ -3981,7 +4801,7 @@ export const MessagesUsage = preserving(
  * A decoded `MessagesUsage` (see {@link MessagesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUsage = typeof MessagesUsage.Type
 
@@ -3989,7 +4809,7 @@ export type MessagesUsage = typeof MessagesUsage.Type
  * A `MessagesUsage` as it is on the wire, before decoding (see {@link MessagesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesUsageEncoded = typeof MessagesUsage.Encoded
 
@@ -3997,19 +4817,27 @@ export type MessagesUsageEncoded = typeof MessagesUsage.Encoded
  * The `MessagesStreamMessageEnvelope` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageEnvelope = preserving(
   Schema.Struct({
+    /** Unique ID of the response message. */
     id: Schema.String,
+    /** Object type, always `message`. */
     type: Schema.Literal("message"),
+    /** Author role of streamed output, always `assistant`. */
     role: Schema.Literal("assistant"),
+    /** Initialized as an empty array at start. Populated by subsequent block events. */
     content: Schema.optional(Schema.Array(MessagesResponseContentBlock)),
+    /** Stop reason placeholder at start. */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop sequence placeholder at start. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Running usage object. */
     usage: MessagesUsage,
+    /** Model identifier for this response, when available. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesStreamMessageEnvelope" })
@@ -4018,7 +4846,7 @@ export const MessagesStreamMessageEnvelope = preserving(
  * A decoded `MessagesStreamMessageEnvelope` (see {@link MessagesStreamMessageEnvelope}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageEnvelope = typeof MessagesStreamMessageEnvelope.Type
 
@@ -4026,7 +4854,7 @@ export type MessagesStreamMessageEnvelope = typeof MessagesStreamMessageEnvelope
  * A `MessagesStreamMessageEnvelope` as it is on the wire, before decoding (see {@link MessagesStreamMessageEnvelope}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageEnvelopeEncoded = typeof MessagesStreamMessageEnvelope.Encoded
 
@@ -4034,17 +4862,22 @@ export type MessagesStreamMessageEnvelopeEncoded = typeof MessagesStreamMessageE
  * The `MessagesStreamMessageStart` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamMessageStart = preserving(
-  Schema.Struct({ type: Schema.Literal("message_start"), message: MessagesStreamMessageEnvelope }),
+  Schema.Struct({
+    /** The type of the event. */
+    type: Schema.Literal("message_start"),
+    /** Initial response envelope for this streamed message. */
+    message: MessagesStreamMessageEnvelope,
+  }),
 ).annotate({ identifier: "MessagesStreamMessageStart" })
 
 /**
  * A decoded `MessagesStreamMessageStart` (see {@link MessagesStreamMessageStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStart = typeof MessagesStreamMessageStart.Type
 
@@ -4052,7 +4885,7 @@ export type MessagesStreamMessageStart = typeof MessagesStreamMessageStart.Type
  * A `MessagesStreamMessageStart` as it is on the wire, before decoding (see {@link MessagesStreamMessageStart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStartEncoded = typeof MessagesStreamMessageStart.Encoded
 
@@ -4060,17 +4893,20 @@ export type MessagesStreamMessageStartEncoded = typeof MessagesStreamMessageStar
  * The `MessagesStreamMessageStop` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const MessagesStreamMessageStop = preserving(Schema.Struct({ type: Schema.Literal("message_stop") })).annotate({
-  identifier: "MessagesStreamMessageStop",
-})
+export const MessagesStreamMessageStop = preserving(
+  Schema.Struct({
+    /** The type of the event. */
+    type: Schema.Literal("message_stop"),
+  }),
+).annotate({ identifier: "MessagesStreamMessageStop" })
 
 /**
  * A decoded `MessagesStreamMessageStop` (see {@link MessagesStreamMessageStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStop = typeof MessagesStreamMessageStop.Type
 
@@ -4078,7 +4914,7 @@ export type MessagesStreamMessageStop = typeof MessagesStreamMessageStop.Type
  * A `MessagesStreamMessageStop` as it is on the wire, before decoding (see {@link MessagesStreamMessageStop}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamMessageStopEncoded = typeof MessagesStreamMessageStop.Encoded
 
@@ -4086,7 +4922,7 @@ export type MessagesStreamMessageStopEncoded = typeof MessagesStreamMessageStop.
  * The `MessagesStreamEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesStreamEvent = Schema.Union([
   MessagesStreamMessageStart,
@@ -4102,7 +4938,7 @@ export const MessagesStreamEvent = Schema.Union([
  * A decoded `MessagesStreamEvent` (see {@link MessagesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamEvent = typeof MessagesStreamEvent.Type
 
@@ -4110,7 +4946,7 @@ export type MessagesStreamEvent = typeof MessagesStreamEvent.Type
  * A `MessagesStreamEvent` as it is on the wire, before decoding (see {@link MessagesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesStreamEventEncoded = typeof MessagesStreamEvent.Encoded
 
@@ -4118,17 +4954,20 @@ export type MessagesStreamEventEncoded = typeof MessagesStreamEvent.Encoded
  * The `ContainerMessagesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ContainerMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
-  identifier: "ContainerMessagesStreamSuccess",
-})
+export const ContainerMessagesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Messages API update. */
+    data: MessagesStreamEvent,
+  }),
+).annotate({ identifier: "ContainerMessagesStreamSuccess" })
 
 /**
  * A decoded `ContainerMessagesStreamSuccess` (see {@link ContainerMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamSuccess = typeof ContainerMessagesStreamSuccess.Type
 
@@ -4136,7 +4975,7 @@ export type ContainerMessagesStreamSuccess = typeof ContainerMessagesStreamSucce
  * A `ContainerMessagesStreamSuccess` as it is on the wire, before decoding (see {@link ContainerMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesStreamSuccessEncoded = typeof ContainerMessagesStreamSuccess.Encoded
 
@@ -4144,19 +4983,27 @@ export type ContainerMessagesStreamSuccessEncoded = typeof ContainerMessagesStre
  * The `ContainerMessagesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerMessagesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this message response. */
     id: Schema.String,
+    /** Response object type (`message`). */
     type: Schema.Literal("message"),
+    /** Role of the output message author (`assistant`). */
     role: Schema.Literal("assistant"),
+    /** Assistant output blocks in generation order. */
     content: Schema.Array(MessagesResponseContentBlock),
+    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Token usage details for this response. */
     usage: MessagesUsage,
+    /** Model used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerMessagesSuccess" })
@@ -4165,7 +5012,7 @@ export const ContainerMessagesSuccess = preserving(
  * A decoded `ContainerMessagesSuccess` (see {@link ContainerMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesSuccess = typeof ContainerMessagesSuccess.Type
 
@@ -4173,7 +5020,7 @@ export type ContainerMessagesSuccess = typeof ContainerMessagesSuccess.Type
  * A `ContainerMessagesSuccess` as it is on the wire, before decoding (see {@link ContainerMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerMessagesSuccessEncoded = typeof ContainerMessagesSuccess.Encoded
 
@@ -4181,14 +5028,19 @@ export type ContainerMessagesSuccessEncoded = typeof ContainerMessagesSuccess.En
  * The `ResponsesCustomToolCall` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomToolCall = preserving(
   Schema.Struct({
+    /** The type of the custom tool call. Always `custom_tool_call`. */
     type: Schema.Literal("custom_tool_call"),
+    /** An identifier used to map this custom tool call to a tool call output. */
     call_id: Schema.String,
+    /** The name of the custom tool being called. */
     name: Schema.String,
+    /** The input for the custom tool call generated by the model. */
     input: Schema.String,
+    /** The unique ID of the custom tool call. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesCustomToolCall" })
@@ -4197,7 +5049,7 @@ export const ResponsesCustomToolCall = preserving(
  * A decoded `ResponsesCustomToolCall` (see {@link ResponsesCustomToolCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCall = typeof ResponsesCustomToolCall.Type
 
@@ -4205,7 +5057,7 @@ export type ResponsesCustomToolCall = typeof ResponsesCustomToolCall.Type
  * A `ResponsesCustomToolCall` as it is on the wire, before decoding (see {@link ResponsesCustomToolCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallEncoded = typeof ResponsesCustomToolCall.Encoded
 
@@ -4213,17 +5065,22 @@ export type ResponsesCustomToolCallEncoded = typeof ResponsesCustomToolCall.Enco
  * The `ResponsesInputImage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputImage = preserving(
-  Schema.Struct({ type: Schema.Literal("input_image"), image_url: Schema.String }),
+  Schema.Struct({
+    /** The type of the input item. Always `input_image`. */
+    type: Schema.Literal("input_image"),
+    /** The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL. */
+    image_url: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesInputImage" })
 
 /**
  * A decoded `ResponsesInputImage` (see {@link ResponsesInputImage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputImage = typeof ResponsesInputImage.Type
 
@@ -4231,7 +5088,7 @@ export type ResponsesInputImage = typeof ResponsesInputImage.Type
  * A `ResponsesInputImage` as it is on the wire, before decoding (see {@link ResponsesInputImage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputImageEncoded = typeof ResponsesInputImage.Encoded
 
@@ -4239,17 +5096,22 @@ export type ResponsesInputImageEncoded = typeof ResponsesInputImage.Encoded
  * The `ResponsesInputText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputText = preserving(
-  Schema.Struct({ type: Schema.Literal("input_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the input item. Always `input_text`. */
+    type: Schema.Literal("input_text"),
+    /** The text input to the model. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesInputText" })
 
 /**
  * A decoded `ResponsesInputText` (see {@link ResponsesInputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputText = typeof ResponsesInputText.Type
 
@@ -4257,7 +5119,7 @@ export type ResponsesInputText = typeof ResponsesInputText.Type
  * A `ResponsesInputText` as it is on the wire, before decoding (see {@link ResponsesInputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputTextEncoded = typeof ResponsesInputText.Encoded
 
@@ -4265,7 +5127,7 @@ export type ResponsesInputTextEncoded = typeof ResponsesInputText.Encoded
  * The `ResponsesCustomToolCallOutputContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomToolCallOutputContent = Schema.Union([ResponsesInputText, ResponsesInputImage]).annotate({
   identifier: "ResponsesCustomToolCallOutputContent",
@@ -4275,7 +5137,7 @@ export const ResponsesCustomToolCallOutputContent = Schema.Union([ResponsesInput
  * A decoded `ResponsesCustomToolCallOutputContent` (see {@link ResponsesCustomToolCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutputContent = typeof ResponsesCustomToolCallOutputContent.Type
 
@@ -4283,7 +5145,7 @@ export type ResponsesCustomToolCallOutputContent = typeof ResponsesCustomToolCal
  * A `ResponsesCustomToolCallOutputContent` as it is on the wire, before decoding (see {@link ResponsesCustomToolCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutputContentEncoded = typeof ResponsesCustomToolCallOutputContent.Encoded
 
@@ -4291,13 +5153,17 @@ export type ResponsesCustomToolCallOutputContentEncoded = typeof ResponsesCustom
  * The `ResponsesCustomToolCallOutput` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomToolCallOutput = preserving(
   Schema.Struct({
+    /** The type of the custom tool call output. Always `custom_tool_call_output`. */
     type: Schema.Literal("custom_tool_call_output"),
+    /** The call ID, used to map this custom tool call output to a custom tool call. */
     call_id: Schema.String,
+    /** Text or image output of the custom tool call generated by your code. Can be a string of the output, or an array of content parts (text or image). */
     output: Schema.Union([Schema.String, Schema.Array(ResponsesCustomToolCallOutputContent)]),
+    /** The unique ID of the custom tool call output. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesCustomToolCallOutput" })
@@ -4306,7 +5172,7 @@ export const ResponsesCustomToolCallOutput = preserving(
  * A decoded `ResponsesCustomToolCallOutput` (see {@link ResponsesCustomToolCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutput = typeof ResponsesCustomToolCallOutput.Type
 
@@ -4314,7 +5180,7 @@ export type ResponsesCustomToolCallOutput = typeof ResponsesCustomToolCallOutput
  * A `ResponsesCustomToolCallOutput` as it is on the wire, before decoding (see {@link ResponsesCustomToolCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolCallOutputEncoded = typeof ResponsesCustomToolCallOutput.Encoded
 
@@ -4322,15 +5188,21 @@ export type ResponsesCustomToolCallOutputEncoded = typeof ResponsesCustomToolCal
  * The `ResponsesFunctionCall` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionCall = preserving(
   Schema.Struct({
+    /** The type of the function tool call. Always `function_call`. */
     type: Schema.Literal("function_call"),
+    /** The unique ID of the function tool call generated by the model. */
     call_id: Schema.String,
+    /** The name of the function to run. */
     name: Schema.String,
+    /** A JSON string of the arguments to pass to the function. */
     arguments: Schema.String,
+    /** The unique ID of the function tool call. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The status of the item. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.optional(Schema.NullOr(Schema.Literals(["in_progress", "completed", "incomplete"]))),
   }),
 ).annotate({ identifier: "ResponsesFunctionCall" })
@@ -4339,7 +5211,7 @@ export const ResponsesFunctionCall = preserving(
  * A decoded `ResponsesFunctionCall` (see {@link ResponsesFunctionCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCall = typeof ResponsesFunctionCall.Type
 
@@ -4347,7 +5219,7 @@ export type ResponsesFunctionCall = typeof ResponsesFunctionCall.Type
  * A `ResponsesFunctionCall` as it is on the wire, before decoding (see {@link ResponsesFunctionCall}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallEncoded = typeof ResponsesFunctionCall.Encoded
 
@@ -4355,7 +5227,7 @@ export type ResponsesFunctionCallEncoded = typeof ResponsesFunctionCall.Encoded
  * The `ResponsesFunctionCallOutputContent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionCallOutputContent = Schema.Union([ResponsesInputText, ResponsesInputImage]).annotate({
   identifier: "ResponsesFunctionCallOutputContent",
@@ -4365,7 +5237,7 @@ export const ResponsesFunctionCallOutputContent = Schema.Union([ResponsesInputTe
  * A decoded `ResponsesFunctionCallOutputContent` (see {@link ResponsesFunctionCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutputContent = typeof ResponsesFunctionCallOutputContent.Type
 
@@ -4373,7 +5245,7 @@ export type ResponsesFunctionCallOutputContent = typeof ResponsesFunctionCallOut
  * A `ResponsesFunctionCallOutputContent` as it is on the wire, before decoding (see {@link ResponsesFunctionCallOutputContent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutputContentEncoded = typeof ResponsesFunctionCallOutputContent.Encoded
 
@@ -4381,14 +5253,19 @@ export type ResponsesFunctionCallOutputContentEncoded = typeof ResponsesFunction
  * The `ResponsesFunctionCallOutput` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionCallOutput = preserving(
   Schema.Struct({
+    /** The type of the function tool call output. Always `function_call_output`. */
     type: Schema.Literal("function_call_output"),
+    /** The unique ID of the function tool call generated by the model. */
     call_id: Schema.String,
+    /** Text or image output of the function tool call. Can be a JSON string of the output, or an array of content parts (text or image). */
     output: Schema.Union([Schema.String, Schema.Array(ResponsesFunctionCallOutputContent)]),
+    /** The unique ID of the function tool call output. */
     id: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The status of the item. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.optional(Schema.NullOr(Schema.Literals(["in_progress", "completed", "incomplete"]))),
   }),
 ).annotate({ identifier: "ResponsesFunctionCallOutput" })
@@ -4397,7 +5274,7 @@ export const ResponsesFunctionCallOutput = preserving(
  * A decoded `ResponsesFunctionCallOutput` (see {@link ResponsesFunctionCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutput = typeof ResponsesFunctionCallOutput.Type
 
@@ -4405,7 +5282,7 @@ export type ResponsesFunctionCallOutput = typeof ResponsesFunctionCallOutput.Typ
  * A `ResponsesFunctionCallOutput` as it is on the wire, before decoding (see {@link ResponsesFunctionCallOutput}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionCallOutputEncoded = typeof ResponsesFunctionCallOutput.Encoded
 
@@ -4413,17 +5290,22 @@ export type ResponsesFunctionCallOutputEncoded = typeof ResponsesFunctionCallOut
  * The `ResponsesOutputText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesOutputText = preserving(
-  Schema.Struct({ type: Schema.Literal("output_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the output text. Always `output_text`. */
+    type: Schema.Literal("output_text"),
+    /** The text output from the model. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesOutputText" })
 
 /**
  * A decoded `ResponsesOutputText` (see {@link ResponsesOutputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputText = typeof ResponsesOutputText.Type
 
@@ -4431,7 +5313,7 @@ export type ResponsesOutputText = typeof ResponsesOutputText.Type
  * A `ResponsesOutputText` as it is on the wire, before decoding (see {@link ResponsesOutputText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputTextEncoded = typeof ResponsesOutputText.Encoded
 
@@ -4439,17 +5321,22 @@ export type ResponsesOutputTextEncoded = typeof ResponsesOutputText.Encoded
  * The `ResponsesRefusal` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesRefusal = preserving(
-  Schema.Struct({ type: Schema.Literal("refusal"), refusal: Schema.String }),
+  Schema.Struct({
+    /** The type of the refusal. Always `refusal`. */
+    type: Schema.Literal("refusal"),
+    /** The refusal explanation from the model. */
+    refusal: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesRefusal" })
 
 /**
  * A decoded `ResponsesRefusal` (see {@link ResponsesRefusal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesRefusal = typeof ResponsesRefusal.Type
 
@@ -4457,7 +5344,7 @@ export type ResponsesRefusal = typeof ResponsesRefusal.Type
  * A `ResponsesRefusal` as it is on the wire, before decoding (see {@link ResponsesRefusal}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesRefusalEncoded = typeof ResponsesRefusal.Encoded
 
@@ -4465,7 +5352,7 @@ export type ResponsesRefusalEncoded = typeof ResponsesRefusal.Encoded
  * The `ResponsesContentBlock` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesContentBlock = Schema.Union([
   ResponsesInputText,
@@ -4478,7 +5365,7 @@ export const ResponsesContentBlock = Schema.Union([
  * A decoded `ResponsesContentBlock` (see {@link ResponsesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentBlock = typeof ResponsesContentBlock.Type
 
@@ -4486,7 +5373,7 @@ export type ResponsesContentBlock = typeof ResponsesContentBlock.Type
  * A `ResponsesContentBlock` as it is on the wire, before decoding (see {@link ResponsesContentBlock}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentBlockEncoded = typeof ResponsesContentBlock.Encoded
 
@@ -4494,12 +5381,15 @@ export type ResponsesContentBlockEncoded = typeof ResponsesContentBlock.Encoded
  * The `ResponsesInputMessage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputMessage = preserving(
   Schema.Struct({
+    /** The role of the message input. One of `user`, `assistant`, `system`, or `developer`. */
     role: Schema.Literals(["user", "assistant", "system", "developer"]),
+    /** Text or image input to the model. Can also contain previous assistant responses. */
     content: Schema.Union([Schema.String, Schema.Array(ResponsesContentBlock)]),
+    /** The type of the message input. Always `message`. */
     type: Schema.optional(Schema.NullOr(Schema.Literal("message"))),
   }),
 ).annotate({ identifier: "ResponsesInputMessage" })
@@ -4508,7 +5398,7 @@ export const ResponsesInputMessage = preserving(
  * A decoded `ResponsesInputMessage` (see {@link ResponsesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputMessage = typeof ResponsesInputMessage.Type
 
@@ -4516,7 +5406,7 @@ export type ResponsesInputMessage = typeof ResponsesInputMessage.Type
  * A `ResponsesInputMessage` as it is on the wire, before decoding (see {@link ResponsesInputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputMessageEncoded = typeof ResponsesInputMessage.Encoded
 
@@ -4524,17 +5414,22 @@ export type ResponsesInputMessageEncoded = typeof ResponsesInputMessage.Encoded
  * The `ResponsesReasoningSummaryText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningSummaryText = preserving(
-  Schema.Struct({ type: Schema.Literal("summary_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the object. Always `summary_text`. */
+    type: Schema.Literal("summary_text"),
+    /** A summary of the reasoning output from the model so far. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesReasoningSummaryText" })
 
 /**
  * A decoded `ResponsesReasoningSummaryText` (see {@link ResponsesReasoningSummaryText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningSummaryText = typeof ResponsesReasoningSummaryText.Type
 
@@ -4542,7 +5437,7 @@ export type ResponsesReasoningSummaryText = typeof ResponsesReasoningSummaryText
  * A `ResponsesReasoningSummaryText` as it is on the wire, before decoding (see {@link ResponsesReasoningSummaryText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningSummaryTextEncoded = typeof ResponsesReasoningSummaryText.Encoded
 
@@ -4550,17 +5445,22 @@ export type ResponsesReasoningSummaryTextEncoded = typeof ResponsesReasoningSumm
  * The `ResponsesReasoningText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningText = preserving(
-  Schema.Struct({ type: Schema.Literal("reasoning_text"), text: Schema.String }),
+  Schema.Struct({
+    /** The type of the reasoning text. Always `reasoning_text`. */
+    type: Schema.Literal("reasoning_text"),
+    /** The reasoning text from the model. */
+    text: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesReasoningText" })
 
 /**
  * A decoded `ResponsesReasoningText` (see {@link ResponsesReasoningText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningText = typeof ResponsesReasoningText.Type
 
@@ -4568,7 +5468,7 @@ export type ResponsesReasoningText = typeof ResponsesReasoningText.Type
  * A `ResponsesReasoningText` as it is on the wire, before decoding (see {@link ResponsesReasoningText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningTextEncoded = typeof ResponsesReasoningText.Encoded
 
@@ -4576,14 +5476,19 @@ export type ResponsesReasoningTextEncoded = typeof ResponsesReasoningText.Encode
  * The `ResponsesReasoningItem` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningItem = preserving(
   Schema.Struct({
+    /** The type of the object. Always `reasoning`. */
     type: Schema.Literal("reasoning"),
+    /** The unique identifier of the reasoning content. */
     id: Schema.String,
+    /** Reasoning summary content. */
     summary: Schema.Array(ResponsesReasoningSummaryText),
+    /** Reasoning text content. */
     content: Schema.optional(Schema.NullOr(Schema.Array(ResponsesReasoningText))),
+    /** The status of the item. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.optional(Schema.NullOr(Schema.Literals(["in_progress", "completed", "incomplete"]))),
   }),
 ).annotate({ identifier: "ResponsesReasoningItem" })
@@ -4592,7 +5497,7 @@ export const ResponsesReasoningItem = preserving(
  * A decoded `ResponsesReasoningItem` (see {@link ResponsesReasoningItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningItem = typeof ResponsesReasoningItem.Type
 
@@ -4600,7 +5505,7 @@ export type ResponsesReasoningItem = typeof ResponsesReasoningItem.Type
  * A `ResponsesReasoningItem` as it is on the wire, before decoding (see {@link ResponsesReasoningItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningItemEncoded = typeof ResponsesReasoningItem.Encoded
 
@@ -4608,7 +5513,7 @@ export type ResponsesReasoningItemEncoded = typeof ResponsesReasoningItem.Encode
  * The `ResponsesInputItem` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesInputItem = Schema.Union([
   ResponsesInputMessage,
@@ -4623,7 +5528,7 @@ export const ResponsesInputItem = Schema.Union([
  * A decoded `ResponsesInputItem` (see {@link ResponsesInputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputItem = typeof ResponsesInputItem.Type
 
@@ -4631,7 +5536,7 @@ export type ResponsesInputItem = typeof ResponsesInputItem.Type
  * A `ResponsesInputItem` as it is on the wire, before decoding (see {@link ResponsesInputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputItemEncoded = typeof ResponsesInputItem.Encoded
 
@@ -4639,10 +5544,11 @@ export type ResponsesInputItemEncoded = typeof ResponsesInputItem.Encoded
  * The `ResponsesReasoningConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesReasoningConfig = preserving(
   Schema.Struct({
+    /** Constrains effort on reasoning for reasoning models. Currently supported values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, `max`, and `ultracode`. Reducing reasoning effort can result in faster responses and fewer tokens used on reasoning in a response. */
     effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["none", "minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
@@ -4653,7 +5559,7 @@ export const ResponsesReasoningConfig = preserving(
  * A decoded `ResponsesReasoningConfig` (see {@link ResponsesReasoningConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningConfig = typeof ResponsesReasoningConfig.Type
 
@@ -4661,7 +5567,7 @@ export type ResponsesReasoningConfig = typeof ResponsesReasoningConfig.Type
  * A `ResponsesReasoningConfig` as it is on the wire, before decoding (see {@link ResponsesReasoningConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesReasoningConfigEncoded = typeof ResponsesReasoningConfig.Encoded
 
@@ -4669,17 +5575,20 @@ export type ResponsesReasoningConfigEncoded = typeof ResponsesReasoningConfig.En
  * The `ResponsesTextFormatJsonObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextFormatJsonObject = preserving(
-  Schema.Struct({ type: Schema.Literal("json_object") }),
+  Schema.Struct({
+    /** The type of response format being defined. Always `json_object`. */
+    type: Schema.Literal("json_object"),
+  }),
 ).annotate({ identifier: "ResponsesTextFormatJsonObject" })
 
 /**
  * A decoded `ResponsesTextFormatJsonObject` (see {@link ResponsesTextFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonObject = typeof ResponsesTextFormatJsonObject.Type
 
@@ -4687,7 +5596,7 @@ export type ResponsesTextFormatJsonObject = typeof ResponsesTextFormatJsonObject
  * A `ResponsesTextFormatJsonObject` as it is on the wire, before decoding (see {@link ResponsesTextFormatJsonObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonObjectEncoded = typeof ResponsesTextFormatJsonObject.Encoded
 
@@ -4695,14 +5604,19 @@ export type ResponsesTextFormatJsonObjectEncoded = typeof ResponsesTextFormatJso
  * The `ResponsesTextFormatJsonSchema` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextFormatJsonSchema = preserving(
   Schema.Struct({
+    /** The type of response format being defined. Always `json_schema`. */
     type: Schema.Literal("json_schema"),
+    /** The name of the response format. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
     name: Schema.String,
+    /** The schema for the response format, described as a JSON Schema object. */
     schema: Schema.Record(Schema.String, Schema.Unknown),
+    /** A description of what the response format is for, used by the model to determine how to respond in the format. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to enable strict schema adherence when generating the output. If set to true, the model will always follow the exact schema defined in the `schema` field. Only a subset of JSON Schema is supported when `strict` is `true`. */
     strict: Schema.optional(Schema.NullOr(Schema.Boolean)),
   }),
 ).annotate({ identifier: "ResponsesTextFormatJsonSchema" })
@@ -4711,7 +5625,7 @@ export const ResponsesTextFormatJsonSchema = preserving(
  * A decoded `ResponsesTextFormatJsonSchema` (see {@link ResponsesTextFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonSchema = typeof ResponsesTextFormatJsonSchema.Type
 
@@ -4719,7 +5633,7 @@ export type ResponsesTextFormatJsonSchema = typeof ResponsesTextFormatJsonSchema
  * A `ResponsesTextFormatJsonSchema` as it is on the wire, before decoding (see {@link ResponsesTextFormatJsonSchema}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatJsonSchemaEncoded = typeof ResponsesTextFormatJsonSchema.Encoded
 
@@ -4727,17 +5641,20 @@ export type ResponsesTextFormatJsonSchemaEncoded = typeof ResponsesTextFormatJso
  * The `ResponsesTextFormatText` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ResponsesTextFormatText = preserving(Schema.Struct({ type: Schema.Literal("text") })).annotate({
-  identifier: "ResponsesTextFormatText",
-})
+export const ResponsesTextFormatText = preserving(
+  Schema.Struct({
+    /** The type of response format being defined. Always `text`. */
+    type: Schema.Literal("text"),
+  }),
+).annotate({ identifier: "ResponsesTextFormatText" })
 
 /**
  * A decoded `ResponsesTextFormatText` (see {@link ResponsesTextFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatText = typeof ResponsesTextFormatText.Type
 
@@ -4745,7 +5662,7 @@ export type ResponsesTextFormatText = typeof ResponsesTextFormatText.Type
  * A `ResponsesTextFormatText` as it is on the wire, before decoding (see {@link ResponsesTextFormatText}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatTextEncoded = typeof ResponsesTextFormatText.Encoded
 
@@ -4753,7 +5670,7 @@ export type ResponsesTextFormatTextEncoded = typeof ResponsesTextFormatText.Enco
  * The `ResponsesTextFormat` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextFormat = Schema.Union([
   ResponsesTextFormatText,
@@ -4765,7 +5682,7 @@ export const ResponsesTextFormat = Schema.Union([
  * A decoded `ResponsesTextFormat` (see {@link ResponsesTextFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormat = typeof ResponsesTextFormat.Type
 
@@ -4773,7 +5690,7 @@ export type ResponsesTextFormat = typeof ResponsesTextFormat.Type
  * A `ResponsesTextFormat` as it is on the wire, before decoding (see {@link ResponsesTextFormat}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextFormatEncoded = typeof ResponsesTextFormat.Encoded
 
@@ -4781,17 +5698,20 @@ export type ResponsesTextFormatEncoded = typeof ResponsesTextFormat.Encoded
  * The `ResponsesTextConfig` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTextConfig = preserving(
-  Schema.Struct({ format: Schema.optional(Schema.NullOr(ResponsesTextFormat)) }),
+  Schema.Struct({
+    /** An object specifying the format that the model must output. Configuring `{ "type": "json_schema" }` enables Structured Outputs. The default format is `{ "type": "text" }`. */
+    format: Schema.optional(Schema.NullOr(ResponsesTextFormat)),
+  }),
 ).annotate({ identifier: "ResponsesTextConfig" })
 
 /**
  * A decoded `ResponsesTextConfig` (see {@link ResponsesTextConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextConfig = typeof ResponsesTextConfig.Type
 
@@ -4799,7 +5719,7 @@ export type ResponsesTextConfig = typeof ResponsesTextConfig.Type
  * A `ResponsesTextConfig` as it is on the wire, before decoding (see {@link ResponsesTextConfig}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTextConfigEncoded = typeof ResponsesTextConfig.Encoded
 
@@ -4807,12 +5727,15 @@ export type ResponsesTextConfigEncoded = typeof ResponsesTextConfig.Encoded
  * The `ResponsesCustomTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesCustomTool = preserving(
   Schema.Struct({
+    /** The type of the custom tool. Always `custom`. */
     type: Schema.Literal("custom"),
+    /** The name of the custom tool, used to identify it in tool calls. */
     name: Schema.String,
+    /** Optional description of the custom tool, used to provide more context. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesCustomTool" })
@@ -4821,7 +5744,7 @@ export const ResponsesCustomTool = preserving(
  * A decoded `ResponsesCustomTool` (see {@link ResponsesCustomTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomTool = typeof ResponsesCustomTool.Type
 
@@ -4829,7 +5752,7 @@ export type ResponsesCustomTool = typeof ResponsesCustomTool.Type
  * A `ResponsesCustomTool` as it is on the wire, before decoding (see {@link ResponsesCustomTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesCustomToolEncoded = typeof ResponsesCustomTool.Encoded
 
@@ -4837,14 +5760,19 @@ export type ResponsesCustomToolEncoded = typeof ResponsesCustomTool.Encoded
  * The `ResponsesFunctionTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesFunctionTool = preserving(
   Schema.Struct({
+    /** The type of the function tool. Always `function`. */
     type: Schema.Literal("function"),
+    /** The name of the function to call. */
     name: Schema.String,
+    /** A JSON schema object describing the parameters of the function. */
     parameters: Schema.Record(Schema.String, Schema.Unknown),
+    /** Whether to enforce strict parameter validation. Default `true`. */
     strict: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** A description of the function. Used by the model to determine whether or not to call the function. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesFunctionTool" })
@@ -4853,7 +5781,7 @@ export const ResponsesFunctionTool = preserving(
  * A decoded `ResponsesFunctionTool` (see {@link ResponsesFunctionTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionTool = typeof ResponsesFunctionTool.Type
 
@@ -4861,7 +5789,7 @@ export type ResponsesFunctionTool = typeof ResponsesFunctionTool.Type
  * A `ResponsesFunctionTool` as it is on the wire, before decoding (see {@link ResponsesFunctionTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesFunctionToolEncoded = typeof ResponsesFunctionTool.Encoded
 
@@ -4869,7 +5797,7 @@ export type ResponsesFunctionToolEncoded = typeof ResponsesFunctionTool.Encoded
  * The `ResponsesTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesTool = Schema.Union([ResponsesFunctionTool, ResponsesCustomTool]).annotate({
   identifier: "ResponsesTool",
@@ -4879,7 +5807,7 @@ export const ResponsesTool = Schema.Union([ResponsesFunctionTool, ResponsesCusto
  * A decoded `ResponsesTool` (see {@link ResponsesTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesTool = typeof ResponsesTool.Type
 
@@ -4887,7 +5815,7 @@ export type ResponsesTool = typeof ResponsesTool.Type
  * A `ResponsesTool` as it is on the wire, before decoding (see {@link ResponsesTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolEncoded = typeof ResponsesTool.Encoded
 
@@ -4895,17 +5823,22 @@ export type ResponsesToolEncoded = typeof ResponsesTool.Encoded
  * The `ResponsesToolChoiceCustom` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesToolChoiceCustom = preserving(
-  Schema.Struct({ type: Schema.Literal("custom"), name: Schema.String }),
+  Schema.Struct({
+    /** For custom tool calling, the type is always `custom`. */
+    type: Schema.Literal("custom"),
+    /** The name of the custom tool to call. */
+    name: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesToolChoiceCustom" })
 
 /**
  * A decoded `ResponsesToolChoiceCustom` (see {@link ResponsesToolChoiceCustom}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceCustom = typeof ResponsesToolChoiceCustom.Type
 
@@ -4913,7 +5846,7 @@ export type ResponsesToolChoiceCustom = typeof ResponsesToolChoiceCustom.Type
  * A `ResponsesToolChoiceCustom` as it is on the wire, before decoding (see {@link ResponsesToolChoiceCustom}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceCustomEncoded = typeof ResponsesToolChoiceCustom.Encoded
 
@@ -4921,17 +5854,22 @@ export type ResponsesToolChoiceCustomEncoded = typeof ResponsesToolChoiceCustom.
  * The `ResponsesToolChoiceFunction` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesToolChoiceFunction = preserving(
-  Schema.Struct({ type: Schema.Literal("function"), name: Schema.String }),
+  Schema.Struct({
+    /** For function calling, the type is always `function`. */
+    type: Schema.Literal("function"),
+    /** The name of the function to call. */
+    name: Schema.String,
+  }),
 ).annotate({ identifier: "ResponsesToolChoiceFunction" })
 
 /**
  * A decoded `ResponsesToolChoiceFunction` (see {@link ResponsesToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceFunction = typeof ResponsesToolChoiceFunction.Type
 
@@ -4939,7 +5877,7 @@ export type ResponsesToolChoiceFunction = typeof ResponsesToolChoiceFunction.Typ
  * A `ResponsesToolChoiceFunction` as it is on the wire, before decoding (see {@link ResponsesToolChoiceFunction}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesToolChoiceFunctionEncoded = typeof ResponsesToolChoiceFunction.Encoded
 
@@ -4947,17 +5885,25 @@ export type ResponsesToolChoiceFunctionEncoded = typeof ResponsesToolChoiceFunct
  * The `ContainerResponsesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerResponsesBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -4966,9 +5912,13 @@ export const ContainerResponsesBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerResponsesBody" })
@@ -4977,7 +5927,7 @@ export const ContainerResponsesBody = preserving(
  * A decoded `ContainerResponsesBody` (see {@link ContainerResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesBody = typeof ContainerResponsesBody.Type
 
@@ -4985,7 +5935,7 @@ export type ContainerResponsesBody = typeof ContainerResponsesBody.Type
  * A `ContainerResponsesBody` as it is on the wire, before decoding (see {@link ContainerResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesBodyEncoded = typeof ContainerResponsesBody.Encoded
 
@@ -4993,17 +5943,25 @@ export type ContainerResponsesBodyEncoded = typeof ContainerResponsesBody.Encode
  * The `ContainerResponsesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerResponsesStreamBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -5012,9 +5970,13 @@ export const ContainerResponsesStreamBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Routes the request to a specific adapter. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerResponsesStreamBody" })
@@ -5023,7 +5985,7 @@ export const ContainerResponsesStreamBody = preserving(
  * A decoded `ContainerResponsesStreamBody` (see {@link ContainerResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamBody = typeof ContainerResponsesStreamBody.Type
 
@@ -5031,7 +5993,7 @@ export type ContainerResponsesStreamBody = typeof ContainerResponsesStreamBody.T
  * A `ContainerResponsesStreamBody` as it is on the wire, before decoding (see {@link ContainerResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamBodyEncoded = typeof ContainerResponsesStreamBody.Encoded
 
@@ -5039,7 +6001,7 @@ export type ContainerResponsesStreamBodyEncoded = typeof ContainerResponsesStrea
  * The `ResponsesContentPart` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesContentPart = Schema.Union([ResponsesOutputText, ResponsesReasoningText]).annotate({
   identifier: "ResponsesContentPart",
@@ -5049,7 +6011,7 @@ export const ResponsesContentPart = Schema.Union([ResponsesOutputText, Responses
  * A decoded `ResponsesContentPart` (see {@link ResponsesContentPart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentPart = typeof ResponsesContentPart.Type
 
@@ -5057,7 +6019,7 @@ export type ResponsesContentPart = typeof ResponsesContentPart.Type
  * A `ResponsesContentPart` as it is on the wire, before decoding (see {@link ResponsesContentPart}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesContentPartEncoded = typeof ResponsesContentPart.Encoded
 
@@ -5065,15 +6027,21 @@ export type ResponsesContentPartEncoded = typeof ResponsesContentPart.Encoded
  * The `ResponsesStreamContentPartAdded` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamContentPartAdded = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.content_part.added"),
+    /** The ID of the output item the content part was added to. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The content part that was added. */
     part: ResponsesContentPart,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamContentPartAdded" })
@@ -5082,7 +6050,7 @@ export const ResponsesStreamContentPartAdded = preserving(
  * A decoded `ResponsesStreamContentPartAdded` (see {@link ResponsesStreamContentPartAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartAdded = typeof ResponsesStreamContentPartAdded.Type
 
@@ -5090,7 +6058,7 @@ export type ResponsesStreamContentPartAdded = typeof ResponsesStreamContentPartA
  * A `ResponsesStreamContentPartAdded` as it is on the wire, before decoding (see {@link ResponsesStreamContentPartAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartAddedEncoded = typeof ResponsesStreamContentPartAdded.Encoded
 
@@ -5098,15 +6066,21 @@ export type ResponsesStreamContentPartAddedEncoded = typeof ResponsesStreamConte
  * The `ResponsesStreamContentPartDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamContentPartDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.content_part.done"),
+    /** The ID of the output item the content part belongs to. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The completed content part. */
     part: ResponsesContentPart,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamContentPartDone" })
@@ -5115,7 +6089,7 @@ export const ResponsesStreamContentPartDone = preserving(
  * A decoded `ResponsesStreamContentPartDone` (see {@link ResponsesStreamContentPartDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartDone = typeof ResponsesStreamContentPartDone.Type
 
@@ -5123,7 +6097,7 @@ export type ResponsesStreamContentPartDone = typeof ResponsesStreamContentPartDo
  * A `ResponsesStreamContentPartDone` as it is on the wire, before decoding (see {@link ResponsesStreamContentPartDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamContentPartDoneEncoded = typeof ResponsesStreamContentPartDone.Encoded
 
@@ -5131,14 +6105,19 @@ export type ResponsesStreamContentPartDoneEncoded = typeof ResponsesStreamConten
  * The `ResponsesStreamFunctionCallArgumentsDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamFunctionCallArgumentsDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.function_call_arguments.delta"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The function-call arguments delta that is added. */
     delta: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamFunctionCallArgumentsDelta" })
@@ -5147,7 +6126,7 @@ export const ResponsesStreamFunctionCallArgumentsDelta = preserving(
  * A decoded `ResponsesStreamFunctionCallArgumentsDelta` (see {@link ResponsesStreamFunctionCallArgumentsDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDelta = typeof ResponsesStreamFunctionCallArgumentsDelta.Type
 
@@ -5155,7 +6134,7 @@ export type ResponsesStreamFunctionCallArgumentsDelta = typeof ResponsesStreamFu
  * A `ResponsesStreamFunctionCallArgumentsDelta` as it is on the wire, before decoding (see {@link ResponsesStreamFunctionCallArgumentsDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDeltaEncoded = typeof ResponsesStreamFunctionCallArgumentsDelta.Encoded
 
@@ -5163,15 +6142,21 @@ export type ResponsesStreamFunctionCallArgumentsDeltaEncoded = typeof ResponsesS
  * The `ResponsesStreamFunctionCallArgumentsDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamFunctionCallArgumentsDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.function_call_arguments.done"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The function-call arguments. */
     arguments: Schema.String,
+    /** The name of the function that was called. */
     name: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamFunctionCallArgumentsDone" })
@@ -5180,7 +6165,7 @@ export const ResponsesStreamFunctionCallArgumentsDone = preserving(
  * A decoded `ResponsesStreamFunctionCallArgumentsDone` (see {@link ResponsesStreamFunctionCallArgumentsDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDone = typeof ResponsesStreamFunctionCallArgumentsDone.Type
 
@@ -5188,7 +6173,7 @@ export type ResponsesStreamFunctionCallArgumentsDone = typeof ResponsesStreamFun
  * A `ResponsesStreamFunctionCallArgumentsDone` as it is on the wire, before decoding (see {@link ResponsesStreamFunctionCallArgumentsDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamFunctionCallArgumentsDoneEncoded = typeof ResponsesStreamFunctionCallArgumentsDone.Encoded
 
@@ -5196,14 +6181,19 @@ export type ResponsesStreamFunctionCallArgumentsDoneEncoded = typeof ResponsesSt
  * The `ResponsesOutputMessage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesOutputMessage = preserving(
   Schema.Struct({
+    /** The type of the output message. Always `message`. */
     type: Schema.Literal("message"),
+    /** The unique ID of the output message. */
     id: Schema.String,
+    /** The role of the output message. Always `assistant`. */
     role: Schema.Literal("assistant"),
+    /** The status of the message. One of `in_progress`, `completed`, or `incomplete`. */
     status: Schema.Literals(["in_progress", "completed", "incomplete"]),
+    /** The content of the output message. */
     content: Schema.Array(ResponsesOutputText),
   }),
 ).annotate({ identifier: "ResponsesOutputMessage" })
@@ -5212,7 +6202,7 @@ export const ResponsesOutputMessage = preserving(
  * A decoded `ResponsesOutputMessage` (see {@link ResponsesOutputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputMessage = typeof ResponsesOutputMessage.Type
 
@@ -5220,7 +6210,7 @@ export type ResponsesOutputMessage = typeof ResponsesOutputMessage.Type
  * A `ResponsesOutputMessage` as it is on the wire, before decoding (see {@link ResponsesOutputMessage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputMessageEncoded = typeof ResponsesOutputMessage.Encoded
 
@@ -5228,7 +6218,7 @@ export type ResponsesOutputMessageEncoded = typeof ResponsesOutputMessage.Encode
  * The `ResponsesOutputItem` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesOutputItem = Schema.Union([
   ResponsesOutputMessage,
@@ -5240,7 +6230,7 @@ export const ResponsesOutputItem = Schema.Union([
  * A decoded `ResponsesOutputItem` (see {@link ResponsesOutputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputItem = typeof ResponsesOutputItem.Type
 
@@ -5248,7 +6238,7 @@ export type ResponsesOutputItem = typeof ResponsesOutputItem.Type
  * A `ResponsesOutputItem` as it is on the wire, before decoding (see {@link ResponsesOutputItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputItemEncoded = typeof ResponsesOutputItem.Encoded
 
@@ -5256,13 +6246,17 @@ export type ResponsesOutputItemEncoded = typeof ResponsesOutputItem.Encoded
  * The `ResponsesStreamOutputItemAdded` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputItemAdded = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_item.added"),
+    /** The index of the output item that was added. */
     output_index: Schema.Int,
+    /** The output item that was added. */
     item: ResponsesOutputItem,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputItemAdded" })
@@ -5271,7 +6265,7 @@ export const ResponsesStreamOutputItemAdded = preserving(
  * A decoded `ResponsesStreamOutputItemAdded` (see {@link ResponsesStreamOutputItemAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemAdded = typeof ResponsesStreamOutputItemAdded.Type
 
@@ -5279,7 +6273,7 @@ export type ResponsesStreamOutputItemAdded = typeof ResponsesStreamOutputItemAdd
  * A `ResponsesStreamOutputItemAdded` as it is on the wire, before decoding (see {@link ResponsesStreamOutputItemAdded}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemAddedEncoded = typeof ResponsesStreamOutputItemAdded.Encoded
 
@@ -5287,13 +6281,17 @@ export type ResponsesStreamOutputItemAddedEncoded = typeof ResponsesStreamOutput
  * The `ResponsesStreamOutputItemDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputItemDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_item.done"),
+    /** The index of the output item that was marked done. */
     output_index: Schema.Int,
+    /** The completed output item. */
     item: ResponsesOutputItem,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputItemDone" })
@@ -5302,7 +6300,7 @@ export const ResponsesStreamOutputItemDone = preserving(
  * A decoded `ResponsesStreamOutputItemDone` (see {@link ResponsesStreamOutputItemDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemDone = typeof ResponsesStreamOutputItemDone.Type
 
@@ -5310,7 +6308,7 @@ export type ResponsesStreamOutputItemDone = typeof ResponsesStreamOutputItemDone
  * A `ResponsesStreamOutputItemDone` as it is on the wire, before decoding (see {@link ResponsesStreamOutputItemDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputItemDoneEncoded = typeof ResponsesStreamOutputItemDone.Encoded
 
@@ -5318,15 +6316,21 @@ export type ResponsesStreamOutputItemDoneEncoded = typeof ResponsesStreamOutputI
  * The `ResponsesStreamOutputTextDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputTextDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_text.delta"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The text delta that was added. */
     delta: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputTextDelta" })
@@ -5335,7 +6339,7 @@ export const ResponsesStreamOutputTextDelta = preserving(
  * A decoded `ResponsesStreamOutputTextDelta` (see {@link ResponsesStreamOutputTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDelta = typeof ResponsesStreamOutputTextDelta.Type
 
@@ -5343,7 +6347,7 @@ export type ResponsesStreamOutputTextDelta = typeof ResponsesStreamOutputTextDel
  * A `ResponsesStreamOutputTextDelta` as it is on the wire, before decoding (see {@link ResponsesStreamOutputTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDeltaEncoded = typeof ResponsesStreamOutputTextDelta.Encoded
 
@@ -5351,15 +6355,21 @@ export type ResponsesStreamOutputTextDeltaEncoded = typeof ResponsesStreamOutput
  * The `ResponsesStreamOutputTextDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamOutputTextDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.output_text.done"),
+    /** The ID of the output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the content part within the output item. */
     content_index: Schema.Int,
+    /** The text content that was added. */
     text: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamOutputTextDone" })
@@ -5368,7 +6378,7 @@ export const ResponsesStreamOutputTextDone = preserving(
  * A decoded `ResponsesStreamOutputTextDone` (see {@link ResponsesStreamOutputTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDone = typeof ResponsesStreamOutputTextDone.Type
 
@@ -5376,7 +6386,7 @@ export type ResponsesStreamOutputTextDone = typeof ResponsesStreamOutputTextDone
  * A `ResponsesStreamOutputTextDone` as it is on the wire, before decoding (see {@link ResponsesStreamOutputTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamOutputTextDoneEncoded = typeof ResponsesStreamOutputTextDone.Encoded
 
@@ -5384,15 +6394,21 @@ export type ResponsesStreamOutputTextDoneEncoded = typeof ResponsesStreamOutputT
  * The `ResponsesStreamReasoningTextDelta` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamReasoningTextDelta = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.reasoning_text.delta"),
+    /** The ID of the reasoning output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the reasoning content part. */
     content_index: Schema.Int,
+    /** The text delta that was added to the reasoning content. */
     delta: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamReasoningTextDelta" })
@@ -5401,7 +6417,7 @@ export const ResponsesStreamReasoningTextDelta = preserving(
  * A decoded `ResponsesStreamReasoningTextDelta` (see {@link ResponsesStreamReasoningTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDelta = typeof ResponsesStreamReasoningTextDelta.Type
 
@@ -5409,7 +6425,7 @@ export type ResponsesStreamReasoningTextDelta = typeof ResponsesStreamReasoningT
  * A `ResponsesStreamReasoningTextDelta` as it is on the wire, before decoding (see {@link ResponsesStreamReasoningTextDelta}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDeltaEncoded = typeof ResponsesStreamReasoningTextDelta.Encoded
 
@@ -5417,15 +6433,21 @@ export type ResponsesStreamReasoningTextDeltaEncoded = typeof ResponsesStreamRea
  * The `ResponsesStreamReasoningTextDone` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamReasoningTextDone = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literal("response.reasoning_text.done"),
+    /** The ID of the reasoning output item. */
     item_id: Schema.String,
+    /** The index of the output item. */
     output_index: Schema.Int,
+    /** The index of the reasoning content part. */
     content_index: Schema.Int,
+    /** The full text of the completed reasoning content. */
     text: Schema.String,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamReasoningTextDone" })
@@ -5434,7 +6456,7 @@ export const ResponsesStreamReasoningTextDone = preserving(
  * A decoded `ResponsesStreamReasoningTextDone` (see {@link ResponsesStreamReasoningTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDone = typeof ResponsesStreamReasoningTextDone.Type
 
@@ -5442,7 +6464,7 @@ export type ResponsesStreamReasoningTextDone = typeof ResponsesStreamReasoningTe
  * A `ResponsesStreamReasoningTextDone` as it is on the wire, before decoding (see {@link ResponsesStreamReasoningTextDone}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamReasoningTextDoneEncoded = typeof ResponsesStreamReasoningTextDone.Encoded
 
@@ -5450,10 +6472,11 @@ export type ResponsesStreamReasoningTextDoneEncoded = typeof ResponsesStreamReas
  * The `ResponsesError` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesError = preserving(
   Schema.Struct({
+    /** The error code for the response. */
     code: Schema.Literals([
       "server_error",
       "rate_limit_exceeded",
@@ -5474,6 +6497,7 @@ export const ResponsesError = preserving(
       "failed_to_download_image",
       "image_file_not_found",
     ]),
+    /** A human-readable description of the error. */
     message: Schema.String,
   }),
 ).annotate({ identifier: "ResponsesError" })
@@ -5482,7 +6506,7 @@ export const ResponsesError = preserving(
  * A decoded `ResponsesError` (see {@link ResponsesError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesError = typeof ResponsesError.Type
 
@@ -5490,7 +6514,7 @@ export type ResponsesError = typeof ResponsesError.Type
  * A `ResponsesError` as it is on the wire, before decoding (see {@link ResponsesError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesErrorEncoded = typeof ResponsesError.Encoded
 
@@ -5498,17 +6522,20 @@ export type ResponsesErrorEncoded = typeof ResponsesError.Encoded
  * The `ResponsesIncompleteDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesIncompleteDetails = preserving(
-  Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.Literal("max_output_tokens"))) }),
+  Schema.Struct({
+    /** The reason why the response is incomplete. */
+    reason: Schema.optional(Schema.NullOr(Schema.Literal("max_output_tokens"))),
+  }),
 ).annotate({ identifier: "ResponsesIncompleteDetails" })
 
 /**
  * A decoded `ResponsesIncompleteDetails` (see {@link ResponsesIncompleteDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesIncompleteDetails = typeof ResponsesIncompleteDetails.Type
 
@@ -5516,7 +6543,7 @@ export type ResponsesIncompleteDetails = typeof ResponsesIncompleteDetails.Type
  * A `ResponsesIncompleteDetails` as it is on the wire, before decoding (see {@link ResponsesIncompleteDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesIncompleteDetailsEncoded = typeof ResponsesIncompleteDetails.Encoded
 
@@ -5524,17 +6551,20 @@ export type ResponsesIncompleteDetailsEncoded = typeof ResponsesIncompleteDetail
  * The `ResponsesInputTokensDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ResponsesInputTokensDetails = preserving(Schema.Struct({ cached_tokens: Schema.Int })).annotate({
-  identifier: "ResponsesInputTokensDetails",
-})
+export const ResponsesInputTokensDetails = preserving(
+  Schema.Struct({
+    /** The number of tokens that were retrieved from the cache. */
+    cached_tokens: Schema.Int,
+  }),
+).annotate({ identifier: "ResponsesInputTokensDetails" })
 
 /**
  * A decoded `ResponsesInputTokensDetails` (see {@link ResponsesInputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputTokensDetails = typeof ResponsesInputTokensDetails.Type
 
@@ -5542,7 +6572,7 @@ export type ResponsesInputTokensDetails = typeof ResponsesInputTokensDetails.Typ
  * A `ResponsesInputTokensDetails` as it is on the wire, before decoding (see {@link ResponsesInputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesInputTokensDetailsEncoded = typeof ResponsesInputTokensDetails.Encoded
 
@@ -5550,17 +6580,20 @@ export type ResponsesInputTokensDetailsEncoded = typeof ResponsesInputTokensDeta
  * The `ResponsesOutputTokensDetails` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ResponsesOutputTokensDetails = preserving(Schema.Struct({ reasoning_tokens: Schema.Int })).annotate({
-  identifier: "ResponsesOutputTokensDetails",
-})
+export const ResponsesOutputTokensDetails = preserving(
+  Schema.Struct({
+    /** The number of reasoning tokens. */
+    reasoning_tokens: Schema.Int,
+  }),
+).annotate({ identifier: "ResponsesOutputTokensDetails" })
 
 /**
  * A decoded `ResponsesOutputTokensDetails` (see {@link ResponsesOutputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputTokensDetails = typeof ResponsesOutputTokensDetails.Type
 
@@ -5568,7 +6601,7 @@ export type ResponsesOutputTokensDetails = typeof ResponsesOutputTokensDetails.T
  * A `ResponsesOutputTokensDetails` as it is on the wire, before decoding (see {@link ResponsesOutputTokensDetails}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesOutputTokensDetailsEncoded = typeof ResponsesOutputTokensDetails.Encoded
 
@@ -5576,14 +6609,19 @@ export type ResponsesOutputTokensDetailsEncoded = typeof ResponsesOutputTokensDe
  * The `ResponsesUsage` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesUsage = preserving(
   Schema.Struct({
+    /** The number of input tokens. */
     input_tokens: Schema.Int,
+    /** A detailed breakdown of the input tokens. */
     input_tokens_details: ResponsesInputTokensDetails,
+    /** The number of output tokens. */
     output_tokens: Schema.Int,
+    /** A detailed breakdown of the output tokens. */
     output_tokens_details: Schema.optional(Schema.NullOr(ResponsesOutputTokensDetails)),
+    /** The total number of tokens used. */
     total_tokens: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesUsage" })
@@ -5592,7 +6630,7 @@ export const ResponsesUsage = preserving(
  * A decoded `ResponsesUsage` (see {@link ResponsesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesUsage = typeof ResponsesUsage.Type
 
@@ -5600,7 +6638,7 @@ export type ResponsesUsage = typeof ResponsesUsage.Type
  * A `ResponsesUsage` as it is on the wire, before decoding (see {@link ResponsesUsage}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesUsageEncoded = typeof ResponsesUsage.Encoded
 
@@ -5608,20 +6646,29 @@ export type ResponsesUsageEncoded = typeof ResponsesUsage.Encoded
  * The `ResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ResponsesSuccess" })
@@ -5630,7 +6677,7 @@ export const ResponsesSuccess = preserving(
  * A decoded `ResponsesSuccess` (see {@link ResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesSuccess = typeof ResponsesSuccess.Type
 
@@ -5638,7 +6685,7 @@ export type ResponsesSuccess = typeof ResponsesSuccess.Type
  * A `ResponsesSuccess` as it is on the wire, before decoding (see {@link ResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesSuccessEncoded = typeof ResponsesSuccess.Encoded
 
@@ -5646,10 +6693,11 @@ export type ResponsesSuccessEncoded = typeof ResponsesSuccess.Encoded
  * The `ResponsesStreamResponseEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamResponseEvent = preserving(
   Schema.Struct({
+    /** The type of the event. */
     type: Schema.Literals([
       "response.created",
       "response.in_progress",
@@ -5657,7 +6705,9 @@ export const ResponsesStreamResponseEvent = preserving(
       "response.incomplete",
       "response.failed",
     ]),
+    /** The response snapshot associated with this lifecycle event. */
     response: ResponsesSuccess,
+    /** The sequence number for this event. */
     sequence_number: Schema.Int,
   }),
 ).annotate({ identifier: "ResponsesStreamResponseEvent" })
@@ -5666,7 +6716,7 @@ export const ResponsesStreamResponseEvent = preserving(
  * A decoded `ResponsesStreamResponseEvent` (see {@link ResponsesStreamResponseEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamResponseEvent = typeof ResponsesStreamResponseEvent.Type
 
@@ -5674,7 +6724,7 @@ export type ResponsesStreamResponseEvent = typeof ResponsesStreamResponseEvent.T
  * A `ResponsesStreamResponseEvent` as it is on the wire, before decoding (see {@link ResponsesStreamResponseEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamResponseEventEncoded = typeof ResponsesStreamResponseEvent.Encoded
 
@@ -5682,7 +6732,7 @@ export type ResponsesStreamResponseEventEncoded = typeof ResponsesStreamResponse
  * The `ResponsesStreamEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ResponsesStreamEvent = Schema.Union([
   ResponsesStreamResponseEvent,
@@ -5702,7 +6752,7 @@ export const ResponsesStreamEvent = Schema.Union([
  * A decoded `ResponsesStreamEvent` (see {@link ResponsesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamEvent = typeof ResponsesStreamEvent.Type
 
@@ -5710,7 +6760,7 @@ export type ResponsesStreamEvent = typeof ResponsesStreamEvent.Type
  * A `ResponsesStreamEvent` as it is on the wire, before decoding (see {@link ResponsesStreamEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ResponsesStreamEventEncoded = typeof ResponsesStreamEvent.Encoded
 
@@ -5718,17 +6768,20 @@ export type ResponsesStreamEventEncoded = typeof ResponsesStreamEvent.Encoded
  * The `ContainerResponsesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ContainerResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
-  identifier: "ContainerResponsesStreamSuccess",
-})
+export const ContainerResponsesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Responses API update. */
+    data: ResponsesStreamEvent,
+  }),
+).annotate({ identifier: "ContainerResponsesStreamSuccess" })
 
 /**
  * A decoded `ContainerResponsesStreamSuccess` (see {@link ContainerResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamSuccess = typeof ContainerResponsesStreamSuccess.Type
 
@@ -5736,7 +6789,7 @@ export type ContainerResponsesStreamSuccess = typeof ContainerResponsesStreamSuc
  * A `ContainerResponsesStreamSuccess` as it is on the wire, before decoding (see {@link ContainerResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesStreamSuccessEncoded = typeof ContainerResponsesStreamSuccess.Encoded
 
@@ -5744,20 +6797,29 @@ export type ContainerResponsesStreamSuccessEncoded = typeof ContainerResponsesSt
  * The `ContainerResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ContainerResponsesSuccess" })
@@ -5766,7 +6828,7 @@ export const ContainerResponsesSuccess = preserving(
  * A decoded `ContainerResponsesSuccess` (see {@link ContainerResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesSuccess = typeof ContainerResponsesSuccess.Type
 
@@ -5774,7 +6836,7 @@ export type ContainerResponsesSuccess = typeof ContainerResponsesSuccess.Type
  * A `ContainerResponsesSuccess` as it is on the wire, before decoding (see {@link ContainerResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerResponsesSuccessEncoded = typeof ContainerResponsesSuccess.Encoded
 
@@ -5782,17 +6844,22 @@ export type ContainerResponsesSuccessEncoded = typeof ContainerResponsesSuccess.
  * The `ContainerTokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ContainerTokenizationBody = preserving(
-  Schema.Struct({ model: Schema.optional(Schema.NullOr(Schema.String)), prompt: Schema.String }),
+  Schema.Struct({
+    /** Routes the request to a specific adapter. */
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Input text prompt to tokenize. */
+    prompt: Schema.String,
+  }),
 ).annotate({ identifier: "ContainerTokenizationBody" })
 
 /**
  * A decoded `ContainerTokenizationBody` (see {@link ContainerTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationBody = typeof ContainerTokenizationBody.Type
 
@@ -5800,7 +6867,7 @@ export type ContainerTokenizationBody = typeof ContainerTokenizationBody.Type
  * A `ContainerTokenizationBody` as it is on the wire, before decoding (see {@link ContainerTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationBodyEncoded = typeof ContainerTokenizationBody.Encoded
 
@@ -5808,17 +6875,20 @@ export type ContainerTokenizationBodyEncoded = typeof ContainerTokenizationBody.
  * The `ContainerTokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ContainerTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
-  identifier: "ContainerTokenizationSuccess",
-})
+export const ContainerTokenizationSuccess = preserving(
+  Schema.Struct({
+    /** A list of token IDs. */
+    tokens: Schema.Array(Schema.Int),
+  }),
+).annotate({ identifier: "ContainerTokenizationSuccess" })
 
 /**
  * A decoded `ContainerTokenizationSuccess` (see {@link ContainerTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationSuccess = typeof ContainerTokenizationSuccess.Type
 
@@ -5826,7 +6896,7 @@ export type ContainerTokenizationSuccess = typeof ContainerTokenizationSuccess.T
  * A `ContainerTokenizationSuccess` as it is on the wire, before decoding (see {@link ContainerTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ContainerTokenizationSuccessEncoded = typeof ContainerTokenizationSuccess.Encoded
 
@@ -5834,15 +6904,21 @@ export type ContainerTokenizationSuccessEncoded = typeof ContainerTokenizationSu
  * The `DedicatedAudioTranscriptionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "DedicatedAudioTranscriptionBody" })
@@ -5851,7 +6927,7 @@ export const DedicatedAudioTranscriptionBody = preserving(
  * A decoded `DedicatedAudioTranscriptionBody` (see {@link DedicatedAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionBody = typeof DedicatedAudioTranscriptionBody.Type
 
@@ -5859,7 +6935,7 @@ export type DedicatedAudioTranscriptionBody = typeof DedicatedAudioTranscription
  * A `DedicatedAudioTranscriptionBody` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionBodyEncoded = typeof DedicatedAudioTranscriptionBody.Encoded
 
@@ -5867,15 +6943,21 @@ export type DedicatedAudioTranscriptionBodyEncoded = typeof DedicatedAudioTransc
  * The `DedicatedAudioTranscriptionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "DedicatedAudioTranscriptionStreamBody" })
@@ -5884,7 +6966,7 @@ export const DedicatedAudioTranscriptionStreamBody = preserving(
  * A decoded `DedicatedAudioTranscriptionStreamBody` (see {@link DedicatedAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamBody = typeof DedicatedAudioTranscriptionStreamBody.Type
 
@@ -5892,7 +6974,7 @@ export type DedicatedAudioTranscriptionStreamBody = typeof DedicatedAudioTranscr
  * A `DedicatedAudioTranscriptionStreamBody` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamBodyEncoded = typeof DedicatedAudioTranscriptionStreamBody.Encoded
 
@@ -5900,7 +6982,7 @@ export type DedicatedAudioTranscriptionStreamBodyEncoded = typeof DedicatedAudio
  * The `DedicatedAudioTranscriptionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionStreamSuccess = StreamedAudioTranscriptionResult.annotate({
   identifier: "DedicatedAudioTranscriptionStreamSuccess",
@@ -5910,7 +6992,7 @@ export const DedicatedAudioTranscriptionStreamSuccess = StreamedAudioTranscripti
  * A decoded `DedicatedAudioTranscriptionStreamSuccess` (see {@link DedicatedAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamSuccess = typeof DedicatedAudioTranscriptionStreamSuccess.Type
 
@@ -5918,7 +7000,7 @@ export type DedicatedAudioTranscriptionStreamSuccess = typeof DedicatedAudioTran
  * A `DedicatedAudioTranscriptionStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionStreamSuccessEncoded = typeof DedicatedAudioTranscriptionStreamSuccess.Encoded
 
@@ -5926,7 +7008,7 @@ export type DedicatedAudioTranscriptionStreamSuccessEncoded = typeof DedicatedAu
  * The `DedicatedAudioTranscriptionSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedAudioTranscriptionSuccess = AudioTranscriptionResult.annotate({
   identifier: "DedicatedAudioTranscriptionSuccess",
@@ -5936,7 +7018,7 @@ export const DedicatedAudioTranscriptionSuccess = AudioTranscriptionResult.annot
  * A decoded `DedicatedAudioTranscriptionSuccess` (see {@link DedicatedAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionSuccess = typeof DedicatedAudioTranscriptionSuccess.Type
 
@@ -5944,7 +7026,7 @@ export type DedicatedAudioTranscriptionSuccess = typeof DedicatedAudioTranscript
  * A `DedicatedAudioTranscriptionSuccess` as it is on the wire, before decoding (see {@link DedicatedAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedAudioTranscriptionSuccessEncoded = typeof DedicatedAudioTranscriptionSuccess.Encoded
 
@@ -5952,7 +7034,7 @@ export type DedicatedAudioTranscriptionSuccessEncoded = typeof DedicatedAudioTra
  * The `DedicatedChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "DedicatedChatCompleteSuccess",
@@ -5962,7 +7044,7 @@ export const DedicatedChatCompleteSuccess = ChatCompletionResponse.annotate({
  * A decoded `DedicatedChatCompleteSuccess` (see {@link DedicatedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompleteSuccess = typeof DedicatedChatCompleteSuccess.Type
 
@@ -5970,7 +7052,7 @@ export type DedicatedChatCompleteSuccess = typeof DedicatedChatCompleteSuccess.T
  * A `DedicatedChatCompleteSuccess` as it is on the wire, before decoding (see {@link DedicatedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompleteSuccessEncoded = typeof DedicatedChatCompleteSuccess.Encoded
 
@@ -5978,42 +7060,73 @@ export type DedicatedChatCompleteSuccessEncoded = typeof DedicatedChatCompleteSu
  * The `DedicatedChatCompletionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompletionBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "DedicatedChatCompletionBody" })
@@ -6022,7 +7135,7 @@ export const DedicatedChatCompletionBody = preserving(
  * A decoded `DedicatedChatCompletionBody` (see {@link DedicatedChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionBody = typeof DedicatedChatCompletionBody.Type
 
@@ -6030,7 +7143,7 @@ export type DedicatedChatCompletionBody = typeof DedicatedChatCompletionBody.Typ
  * A `DedicatedChatCompletionBody` as it is on the wire, before decoding (see {@link DedicatedChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionBodyEncoded = typeof DedicatedChatCompletionBody.Encoded
 
@@ -6038,42 +7151,73 @@ export type DedicatedChatCompletionBodyEncoded = typeof DedicatedChatCompletionB
  * The `DedicatedChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "DedicatedChatCompletionStreamBody" })
@@ -6082,7 +7226,7 @@ export const DedicatedChatCompletionStreamBody = preserving(
  * A decoded `DedicatedChatCompletionStreamBody` (see {@link DedicatedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamBody = typeof DedicatedChatCompletionStreamBody.Type
 
@@ -6090,7 +7234,7 @@ export type DedicatedChatCompletionStreamBody = typeof DedicatedChatCompletionSt
  * A `DedicatedChatCompletionStreamBody` as it is on the wire, before decoding (see {@link DedicatedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamBodyEncoded = typeof DedicatedChatCompletionStreamBody.Encoded
 
@@ -6098,7 +7242,7 @@ export type DedicatedChatCompletionStreamBodyEncoded = typeof DedicatedChatCompl
  * The `DedicatedChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatCompletionStreamSuccess = StreamedChatResult.annotate({
   identifier: "DedicatedChatCompletionStreamSuccess",
@@ -6108,7 +7252,7 @@ export const DedicatedChatCompletionStreamSuccess = StreamedChatResult.annotate(
  * A decoded `DedicatedChatCompletionStreamSuccess` (see {@link DedicatedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamSuccess = typeof DedicatedChatCompletionStreamSuccess.Type
 
@@ -6116,7 +7260,7 @@ export type DedicatedChatCompletionStreamSuccess = typeof DedicatedChatCompletio
  * A `DedicatedChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatCompletionStreamSuccessEncoded = typeof DedicatedChatCompletionStreamSuccess.Encoded
 
@@ -6124,13 +7268,17 @@ export type DedicatedChatCompletionStreamSuccessEncoded = typeof DedicatedChatCo
  * The `DedicatedChatRenderBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedChatRenderBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
   }),
 ).annotate({ identifier: "DedicatedChatRenderBody" })
@@ -6139,7 +7287,7 @@ export const DedicatedChatRenderBody = preserving(
  * A decoded `DedicatedChatRenderBody` (see {@link DedicatedChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderBody = typeof DedicatedChatRenderBody.Type
 
@@ -6147,7 +7295,7 @@ export type DedicatedChatRenderBody = typeof DedicatedChatRenderBody.Type
  * A `DedicatedChatRenderBody` as it is on the wire, before decoding (see {@link DedicatedChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderBodyEncoded = typeof DedicatedChatRenderBody.Encoded
 
@@ -6155,17 +7303,20 @@ export type DedicatedChatRenderBodyEncoded = typeof DedicatedChatRenderBody.Enco
  * The `DedicatedChatRenderSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const DedicatedChatRenderSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "DedicatedChatRenderSuccess",
-})
+export const DedicatedChatRenderSuccess = preserving(
+  Schema.Struct({
+    /** The rendered text. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "DedicatedChatRenderSuccess" })
 
 /**
  * A decoded `DedicatedChatRenderSuccess` (see {@link DedicatedChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderSuccess = typeof DedicatedChatRenderSuccess.Type
 
@@ -6173,7 +7324,7 @@ export type DedicatedChatRenderSuccess = typeof DedicatedChatRenderSuccess.Type
  * A `DedicatedChatRenderSuccess` as it is on the wire, before decoding (see {@link DedicatedChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedChatRenderSuccessEncoded = typeof DedicatedChatRenderSuccess.Encoded
 
@@ -6181,7 +7332,7 @@ export type DedicatedChatRenderSuccessEncoded = typeof DedicatedChatRenderSucces
  * The `DedicatedCompletionsBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsBody = Schema.Union([
   CompletionsDedicatedBodyWithPrompt,
@@ -6192,7 +7343,7 @@ export const DedicatedCompletionsBody = Schema.Union([
  * A decoded `DedicatedCompletionsBody` (see {@link DedicatedCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsBody = typeof DedicatedCompletionsBody.Type
 
@@ -6200,7 +7351,7 @@ export type DedicatedCompletionsBody = typeof DedicatedCompletionsBody.Type
  * A `DedicatedCompletionsBody` as it is on the wire, before decoding (see {@link DedicatedCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsBodyEncoded = typeof DedicatedCompletionsBody.Encoded
 
@@ -6208,7 +7359,7 @@ export type DedicatedCompletionsBodyEncoded = typeof DedicatedCompletionsBody.En
  * The `DedicatedCompletionsStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsStreamBody = Schema.Union([
   CompletionsStreamDedicatedBodyWithPrompt,
@@ -6219,7 +7370,7 @@ export const DedicatedCompletionsStreamBody = Schema.Union([
  * A decoded `DedicatedCompletionsStreamBody` (see {@link DedicatedCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamBody = typeof DedicatedCompletionsStreamBody.Type
 
@@ -6227,7 +7378,7 @@ export type DedicatedCompletionsStreamBody = typeof DedicatedCompletionsStreamBo
  * A `DedicatedCompletionsStreamBody` as it is on the wire, before decoding (see {@link DedicatedCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamBodyEncoded = typeof DedicatedCompletionsStreamBody.Encoded
 
@@ -6235,7 +7386,7 @@ export type DedicatedCompletionsStreamBodyEncoded = typeof DedicatedCompletionsS
  * The `DedicatedCompletionsStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsStreamSuccess = StreamedCompletionsResult.annotate({
   identifier: "DedicatedCompletionsStreamSuccess",
@@ -6245,7 +7396,7 @@ export const DedicatedCompletionsStreamSuccess = StreamedCompletionsResult.annot
  * A decoded `DedicatedCompletionsStreamSuccess` (see {@link DedicatedCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamSuccess = typeof DedicatedCompletionsStreamSuccess.Type
 
@@ -6253,7 +7404,7 @@ export type DedicatedCompletionsStreamSuccess = typeof DedicatedCompletionsStrea
  * A `DedicatedCompletionsStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsStreamSuccessEncoded = typeof DedicatedCompletionsStreamSuccess.Encoded
 
@@ -6261,7 +7412,7 @@ export type DedicatedCompletionsStreamSuccessEncoded = typeof DedicatedCompletio
  * The `DedicatedCompletionsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedCompletionsSuccess = CompletionResponse.annotate({ identifier: "DedicatedCompletionsSuccess" })
 
@@ -6269,7 +7420,7 @@ export const DedicatedCompletionsSuccess = CompletionResponse.annotate({ identif
  * A decoded `DedicatedCompletionsSuccess` (see {@link DedicatedCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsSuccess = typeof DedicatedCompletionsSuccess.Type
 
@@ -6277,7 +7428,7 @@ export type DedicatedCompletionsSuccess = typeof DedicatedCompletionsSuccess.Typ
  * A `DedicatedCompletionsSuccess` as it is on the wire, before decoding (see {@link DedicatedCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedCompletionsSuccessEncoded = typeof DedicatedCompletionsSuccess.Encoded
 
@@ -6285,17 +7436,22 @@ export type DedicatedCompletionsSuccessEncoded = typeof DedicatedCompletionsSucc
  * The `DedicatedDetokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedDetokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, tokens: Schema.Array(Schema.Int) }),
+  Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
+    model: Schema.String,
+    /** A token sequence to detokenize. */
+    tokens: Schema.Array(Schema.Int),
+  }),
 ).annotate({ identifier: "DedicatedDetokenizationBody" })
 
 /**
  * A decoded `DedicatedDetokenizationBody` (see {@link DedicatedDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationBody = typeof DedicatedDetokenizationBody.Type
 
@@ -6303,7 +7459,7 @@ export type DedicatedDetokenizationBody = typeof DedicatedDetokenizationBody.Typ
  * A `DedicatedDetokenizationBody` as it is on the wire, before decoding (see {@link DedicatedDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationBodyEncoded = typeof DedicatedDetokenizationBody.Encoded
 
@@ -6311,17 +7467,20 @@ export type DedicatedDetokenizationBodyEncoded = typeof DedicatedDetokenizationB
  * The `DedicatedDetokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const DedicatedDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "DedicatedDetokenizationSuccess",
-})
+export const DedicatedDetokenizationSuccess = preserving(
+  Schema.Struct({
+    /** Detokenized text output. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "DedicatedDetokenizationSuccess" })
 
 /**
  * A decoded `DedicatedDetokenizationSuccess` (see {@link DedicatedDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationSuccess = typeof DedicatedDetokenizationSuccess.Type
 
@@ -6329,7 +7488,7 @@ export type DedicatedDetokenizationSuccess = typeof DedicatedDetokenizationSucce
  * A `DedicatedDetokenizationSuccess` as it is on the wire, before decoding (see {@link DedicatedDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedDetokenizationSuccessEncoded = typeof DedicatedDetokenizationSuccess.Encoded
 
@@ -6337,13 +7496,17 @@ export type DedicatedDetokenizationSuccessEncoded = typeof DedicatedDetokenizati
  * The `DedicatedEmbeddingsBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedEmbeddingsBody = preserving(
   Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. Either `input` or `tokens` field is required. */
     input: Schema.optional(Schema.Union([Schema.String, Schema.Array(Schema.String), Schema.Null])),
+    /** The tokenized prompt (i.e., input tokens). Either `input` or `tokens` field is required. */
     tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/). */
     encoding_format: Schema.optional(Schema.NullOr(Schema.Literals(["float", "base64"]))),
   }),
 ).annotate({ identifier: "DedicatedEmbeddingsBody" })
@@ -6352,7 +7515,7 @@ export const DedicatedEmbeddingsBody = preserving(
  * A decoded `DedicatedEmbeddingsBody` (see {@link DedicatedEmbeddingsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsBody = typeof DedicatedEmbeddingsBody.Type
 
@@ -6360,7 +7523,7 @@ export type DedicatedEmbeddingsBody = typeof DedicatedEmbeddingsBody.Type
  * A `DedicatedEmbeddingsBody` as it is on the wire, before decoding (see {@link DedicatedEmbeddingsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsBodyEncoded = typeof DedicatedEmbeddingsBody.Encoded
 
@@ -6368,12 +7531,15 @@ export type DedicatedEmbeddingsBodyEncoded = typeof DedicatedEmbeddingsBody.Enco
  * The `EmbeddingObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const EmbeddingObject = preserving(
   Schema.Struct({
+    /** The index of the embedding in the list of embeddings. */
     index: Schema.Int,
+    /** The object type, which is always set to `embedding`. */
     object: Schema.Literal("embedding"),
+    /** The embedding vector, which is a list of floats or a base64-encoded string. The length of vector depends on the model. */
     embedding: Schema.Union([Schema.Array(Schema.Number), Schema.String]),
   }),
 ).annotate({ identifier: "EmbeddingObject" })
@@ -6382,7 +7548,7 @@ export const EmbeddingObject = preserving(
  * A decoded `EmbeddingObject` (see {@link EmbeddingObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type EmbeddingObject = typeof EmbeddingObject.Type
 
@@ -6390,7 +7556,7 @@ export type EmbeddingObject = typeof EmbeddingObject.Type
  * A `EmbeddingObject` as it is on the wire, before decoding (see {@link EmbeddingObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type EmbeddingObjectEncoded = typeof EmbeddingObject.Encoded
 
@@ -6398,15 +7564,20 @@ export type EmbeddingObjectEncoded = typeof EmbeddingObject.Encoded
  * The `DedicatedEmbeddingsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedEmbeddingsSuccess = preserving(
   Schema.Struct({
+    /** A unique ID of the embeddings. */
     id: Schema.String,
+    /** The model to generate the embeddings. For dedicated endpoints, it returns the endpoint ID. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The object type, which is always set to `list`. */
     object: Schema.Literal("list"),
+    /** A list of embedding objects. */
     data: Schema.Array(EmbeddingObject),
     usage: TextUsage,
+    /** The Unix timestamp (in seconds) for when the embeddings were created. */
     created: Schema.Int,
   }),
 ).annotate({ identifier: "DedicatedEmbeddingsSuccess" })
@@ -6415,7 +7586,7 @@ export const DedicatedEmbeddingsSuccess = preserving(
  * A decoded `DedicatedEmbeddingsSuccess` (see {@link DedicatedEmbeddingsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsSuccess = typeof DedicatedEmbeddingsSuccess.Type
 
@@ -6423,7 +7594,7 @@ export type DedicatedEmbeddingsSuccess = typeof DedicatedEmbeddingsSuccess.Type
  * A `DedicatedEmbeddingsSuccess` as it is on the wire, before decoding (see {@link DedicatedEmbeddingsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedEmbeddingsSuccessEncoded = typeof DedicatedEmbeddingsSuccess.Encoded
 
@@ -6431,28 +7602,47 @@ export type DedicatedEmbeddingsSuccessEncoded = typeof DedicatedEmbeddingsSucces
  * The `DedicatedMessagesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedMessagesBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -6463,7 +7653,7 @@ export const DedicatedMessagesBody = preserving(
  * A decoded `DedicatedMessagesBody` (see {@link DedicatedMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesBody = typeof DedicatedMessagesBody.Type
 
@@ -6471,7 +7661,7 @@ export type DedicatedMessagesBody = typeof DedicatedMessagesBody.Type
  * A `DedicatedMessagesBody` as it is on the wire, before decoding (see {@link DedicatedMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesBodyEncoded = typeof DedicatedMessagesBody.Encoded
 
@@ -6479,28 +7669,47 @@ export type DedicatedMessagesBodyEncoded = typeof DedicatedMessagesBody.Encoded
  * The `DedicatedMessagesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedMessagesStreamBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -6511,7 +7720,7 @@ export const DedicatedMessagesStreamBody = preserving(
  * A decoded `DedicatedMessagesStreamBody` (see {@link DedicatedMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamBody = typeof DedicatedMessagesStreamBody.Type
 
@@ -6519,7 +7728,7 @@ export type DedicatedMessagesStreamBody = typeof DedicatedMessagesStreamBody.Typ
  * A `DedicatedMessagesStreamBody` as it is on the wire, before decoding (see {@link DedicatedMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamBodyEncoded = typeof DedicatedMessagesStreamBody.Encoded
 
@@ -6527,17 +7736,20 @@ export type DedicatedMessagesStreamBodyEncoded = typeof DedicatedMessagesStreamB
  * The `DedicatedMessagesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const DedicatedMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
-  identifier: "DedicatedMessagesStreamSuccess",
-})
+export const DedicatedMessagesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Messages API update. */
+    data: MessagesStreamEvent,
+  }),
+).annotate({ identifier: "DedicatedMessagesStreamSuccess" })
 
 /**
  * A decoded `DedicatedMessagesStreamSuccess` (see {@link DedicatedMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamSuccess = typeof DedicatedMessagesStreamSuccess.Type
 
@@ -6545,7 +7757,7 @@ export type DedicatedMessagesStreamSuccess = typeof DedicatedMessagesStreamSucce
  * A `DedicatedMessagesStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesStreamSuccessEncoded = typeof DedicatedMessagesStreamSuccess.Encoded
 
@@ -6553,19 +7765,27 @@ export type DedicatedMessagesStreamSuccessEncoded = typeof DedicatedMessagesStre
  * The `DedicatedMessagesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedMessagesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this message response. */
     id: Schema.String,
+    /** Response object type (`message`). */
     type: Schema.Literal("message"),
+    /** Role of the output message author (`assistant`). */
     role: Schema.Literal("assistant"),
+    /** Assistant output blocks in generation order. */
     content: Schema.Array(MessagesResponseContentBlock),
+    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Token usage details for this response. */
     usage: MessagesUsage,
+    /** Model used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "DedicatedMessagesSuccess" })
@@ -6574,7 +7794,7 @@ export const DedicatedMessagesSuccess = preserving(
  * A decoded `DedicatedMessagesSuccess` (see {@link DedicatedMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesSuccess = typeof DedicatedMessagesSuccess.Type
 
@@ -6582,7 +7802,7 @@ export type DedicatedMessagesSuccess = typeof DedicatedMessagesSuccess.Type
  * A `DedicatedMessagesSuccess` as it is on the wire, before decoding (see {@link DedicatedMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedMessagesSuccessEncoded = typeof DedicatedMessagesSuccess.Encoded
 
@@ -6590,17 +7810,25 @@ export type DedicatedMessagesSuccessEncoded = typeof DedicatedMessagesSuccess.En
  * The `DedicatedResponsesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedResponsesBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -6609,9 +7837,13 @@ export const DedicatedResponsesBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
   }),
 ).annotate({ identifier: "DedicatedResponsesBody" })
@@ -6620,7 +7852,7 @@ export const DedicatedResponsesBody = preserving(
  * A decoded `DedicatedResponsesBody` (see {@link DedicatedResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesBody = typeof DedicatedResponsesBody.Type
 
@@ -6628,7 +7860,7 @@ export type DedicatedResponsesBody = typeof DedicatedResponsesBody.Type
  * A `DedicatedResponsesBody` as it is on the wire, before decoding (see {@link DedicatedResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesBodyEncoded = typeof DedicatedResponsesBody.Encoded
 
@@ -6636,17 +7868,25 @@ export type DedicatedResponsesBodyEncoded = typeof DedicatedResponsesBody.Encode
  * The `DedicatedResponsesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedResponsesStreamBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -6655,9 +7895,13 @@ export const DedicatedResponsesStreamBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
     model: Schema.String,
   }),
 ).annotate({ identifier: "DedicatedResponsesStreamBody" })
@@ -6666,7 +7910,7 @@ export const DedicatedResponsesStreamBody = preserving(
  * A decoded `DedicatedResponsesStreamBody` (see {@link DedicatedResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamBody = typeof DedicatedResponsesStreamBody.Type
 
@@ -6674,7 +7918,7 @@ export type DedicatedResponsesStreamBody = typeof DedicatedResponsesStreamBody.T
  * A `DedicatedResponsesStreamBody` as it is on the wire, before decoding (see {@link DedicatedResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamBodyEncoded = typeof DedicatedResponsesStreamBody.Encoded
 
@@ -6682,17 +7926,20 @@ export type DedicatedResponsesStreamBodyEncoded = typeof DedicatedResponsesStrea
  * The `DedicatedResponsesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const DedicatedResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
-  identifier: "DedicatedResponsesStreamSuccess",
-})
+export const DedicatedResponsesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Responses API update. */
+    data: ResponsesStreamEvent,
+  }),
+).annotate({ identifier: "DedicatedResponsesStreamSuccess" })
 
 /**
  * A decoded `DedicatedResponsesStreamSuccess` (see {@link DedicatedResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamSuccess = typeof DedicatedResponsesStreamSuccess.Type
 
@@ -6700,7 +7947,7 @@ export type DedicatedResponsesStreamSuccess = typeof DedicatedResponsesStreamSuc
  * A `DedicatedResponsesStreamSuccess` as it is on the wire, before decoding (see {@link DedicatedResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesStreamSuccessEncoded = typeof DedicatedResponsesStreamSuccess.Encoded
 
@@ -6708,20 +7955,29 @@ export type DedicatedResponsesStreamSuccessEncoded = typeof DedicatedResponsesSt
  * The `DedicatedResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "DedicatedResponsesSuccess" })
@@ -6730,7 +7986,7 @@ export const DedicatedResponsesSuccess = preserving(
  * A decoded `DedicatedResponsesSuccess` (see {@link DedicatedResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesSuccess = typeof DedicatedResponsesSuccess.Type
 
@@ -6738,7 +7994,7 @@ export type DedicatedResponsesSuccess = typeof DedicatedResponsesSuccess.Type
  * A `DedicatedResponsesSuccess` as it is on the wire, before decoding (see {@link DedicatedResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedResponsesSuccessEncoded = typeof DedicatedResponsesSuccess.Encoded
 
@@ -6746,17 +8002,22 @@ export type DedicatedResponsesSuccessEncoded = typeof DedicatedResponsesSuccess.
  * The `DedicatedTokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DedicatedTokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, prompt: Schema.String }),
+  Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
+    model: Schema.String,
+    /** Input text prompt to tokenize. */
+    prompt: Schema.String,
+  }),
 ).annotate({ identifier: "DedicatedTokenizationBody" })
 
 /**
  * A decoded `DedicatedTokenizationBody` (see {@link DedicatedTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationBody = typeof DedicatedTokenizationBody.Type
 
@@ -6764,7 +8025,7 @@ export type DedicatedTokenizationBody = typeof DedicatedTokenizationBody.Type
  * A `DedicatedTokenizationBody` as it is on the wire, before decoding (see {@link DedicatedTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationBodyEncoded = typeof DedicatedTokenizationBody.Encoded
 
@@ -6772,17 +8033,20 @@ export type DedicatedTokenizationBodyEncoded = typeof DedicatedTokenizationBody.
  * The `DedicatedTokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const DedicatedTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
-  identifier: "DedicatedTokenizationSuccess",
-})
+export const DedicatedTokenizationSuccess = preserving(
+  Schema.Struct({
+    /** A list of token IDs. */
+    tokens: Schema.Array(Schema.Int),
+  }),
+).annotate({ identifier: "DedicatedTokenizationSuccess" })
 
 /**
  * A decoded `DedicatedTokenizationSuccess` (see {@link DedicatedTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationSuccess = typeof DedicatedTokenizationSuccess.Type
 
@@ -6790,7 +8054,7 @@ export type DedicatedTokenizationSuccess = typeof DedicatedTokenizationSuccess.T
  * A `DedicatedTokenizationSuccess` as it is on the wire, before decoding (see {@link DedicatedTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DedicatedTokenizationSuccessEncoded = typeof DedicatedTokenizationSuccess.Encoded
 
@@ -6798,17 +8062,22 @@ export type DedicatedTokenizationSuccessEncoded = typeof DedicatedTokenizationSu
  * The `FileBuiltInTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FileBuiltInTool = preserving(
-  Schema.Struct({ type: Schema.Literal("file:text"), files: Schema.Array(Schema.String) }),
+  Schema.Struct({
+    /** The type of the file parser tool. Only .txt and .pdf files are supported. */
+    type: Schema.Literal("file:text"),
+    /** A List of file IDs. For now, only one file is supported. */
+    files: Schema.Array(Schema.String),
+  }),
 ).annotate({ identifier: "FileBuiltInTool" })
 
 /**
  * A decoded `FileBuiltInTool` (see {@link FileBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FileBuiltInTool = typeof FileBuiltInTool.Type
 
@@ -6816,7 +8085,7 @@ export type FileBuiltInTool = typeof FileBuiltInTool.Type
  * A `FileBuiltInTool` as it is on the wire, before decoding (see {@link FileBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FileBuiltInToolEncoded = typeof FileBuiltInTool.Encoded
 
@@ -6828,6 +8097,7 @@ export type FileBuiltInToolEncoded = typeof FileBuiltInTool.Encoded
  */
 export const BuiltInTool = preserving(
   Schema.Struct({
+    /** The type of the built-in tool provided by Friendli. */
     type: Schema.Literals([
       "math:calculator",
       "math:statistics",
@@ -6859,7 +8129,7 @@ export type BuiltInToolEncoded = typeof BuiltInTool.Encoded
  * Functionality of the model.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Functionality = preserving(
   Schema.Struct({
@@ -6874,7 +8144,7 @@ export const Functionality = preserving(
  * A decoded `Functionality` (see {@link Functionality}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Functionality = typeof Functionality.Type
 
@@ -6882,7 +8152,7 @@ export type Functionality = typeof Functionality.Type
  * A `Functionality` as it is on the wire, before decoding (see {@link Functionality}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FunctionalityEncoded = typeof Functionality.Encoded
 
@@ -6890,17 +8160,20 @@ export type FunctionalityEncoded = typeof Functionality.Encoded
  * The `IntegratedBuiltInTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const IntegratedBuiltInTool = preserving(Schema.Struct({ type: Schema.Literal("linkup:search") })).annotate({
-  identifier: "IntegratedBuiltInTool",
-})
+export const IntegratedBuiltInTool = preserving(
+  Schema.Struct({
+    /** The type of the integrated third-party tool. */
+    type: Schema.Literal("linkup:search"),
+  }),
+).annotate({ identifier: "IntegratedBuiltInTool" })
 
 /**
  * A decoded `IntegratedBuiltInTool` (see {@link IntegratedBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type IntegratedBuiltInTool = typeof IntegratedBuiltInTool.Type
 
@@ -6908,7 +8181,7 @@ export type IntegratedBuiltInTool = typeof IntegratedBuiltInTool.Type
  * A `IntegratedBuiltInTool` as it is on the wire, before decoding (see {@link IntegratedBuiltInTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type IntegratedBuiltInToolEncoded = typeof IntegratedBuiltInTool.Encoded
 
@@ -6916,17 +8189,22 @@ export type IntegratedBuiltInToolEncoded = typeof IntegratedBuiltInTool.Encoded
  * The `MessagesErrorObject` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const MessagesErrorObject = preserving(Schema.Struct({ type: Schema.String, message: Schema.String })).annotate({
-  identifier: "MessagesErrorObject",
-})
+export const MessagesErrorObject = preserving(
+  Schema.Struct({
+    /** Error category. For HTTP 422 in Messages API, this is `invalid_request_error`. */
+    type: Schema.String,
+    /** Human-readable error message. */
+    message: Schema.String,
+  }),
+).annotate({ identifier: "MessagesErrorObject" })
 
 /**
  * A decoded `MessagesErrorObject` (see {@link MessagesErrorObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorObject = typeof MessagesErrorObject.Type
 
@@ -6934,7 +8212,7 @@ export type MessagesErrorObject = typeof MessagesErrorObject.Type
  * A `MessagesErrorObject` as it is on the wire, before decoding (see {@link MessagesErrorObject}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorObjectEncoded = typeof MessagesErrorObject.Encoded
 
@@ -6942,12 +8220,15 @@ export type MessagesErrorObjectEncoded = typeof MessagesErrorObject.Encoded
  * The `MessagesErrorResponse` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MessagesErrorResponse = preserving(
   Schema.Struct({
+    /** Top-level response type for Messages API errors. */
     type: Schema.Literal("error"),
+    /** Structured error object. */
     error: MessagesErrorObject,
+    /** Request identifier for debugging and support. It may be omitted in some failure paths. */
     request_id: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "MessagesErrorResponse" })
@@ -6956,7 +8237,7 @@ export const MessagesErrorResponse = preserving(
  * A decoded `MessagesErrorResponse` (see {@link MessagesErrorResponse}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorResponse = typeof MessagesErrorResponse.Type
 
@@ -6964,7 +8245,7 @@ export type MessagesErrorResponse = typeof MessagesErrorResponse.Type
  * A `MessagesErrorResponse` as it is on the wire, before decoding (see {@link MessagesErrorResponse}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessagesErrorResponseEncoded = typeof MessagesErrorResponse.Encoded
 
@@ -6972,15 +8253,21 @@ export type MessagesErrorResponseEncoded = typeof MessagesErrorResponse.Encoded
  * Pricing model for token-based pricing.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PricingModel = preserving(
   Schema.Struct({
+    /** Price per input token in USD */
     input: Schema.String,
+    /** Price per output token in USD */
     output: Schema.String,
+    /** Price per input token in USD (alias of input) */
     prompt: Schema.String,
+    /** Price per output token in USD (alias of output) */
     completion: Schema.String,
+    /** Price per cached input token read in USD */
     input_cache_read: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Price per audio minute in USD */
     audio_minute: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "PricingModel", description: "Pricing model for token-based pricing." })
@@ -6989,7 +8276,7 @@ export const PricingModel = preserving(
  * A decoded `PricingModel` (see {@link PricingModel}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PricingModel = typeof PricingModel.Type
 
@@ -6997,7 +8284,7 @@ export type PricingModel = typeof PricingModel.Type
  * A `PricingModel` as it is on the wire, before decoding (see {@link PricingModel}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PricingModelEncoded = typeof PricingModel.Encoded
 
@@ -7005,22 +8292,27 @@ export type PricingModelEncoded = typeof PricingModel.Encoded
  * Model listing in `/v1/models` API.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ModelCatalogResponseItem = preserving(
   Schema.Struct({
     id: Schema.String,
+    /** Required when the model is hosted on Hugging Face */
     hugging_face_id: Schema.optional(Schema.String),
     name: Schema.String,
     created: Schema.Int,
     context_length: Schema.Int,
     max_completion_tokens: Schema.Int,
+    /** Token prices for input and output */
     pricing: PricingModel,
+    /** Model functionality */
     functionality: Functionality,
     description: Schema.String,
+    /** ISO 8601 UTC hour (YYYY-MM-DDTHH:00:00Z) */
     deprecation_date: Schema.optional(Schema.NullOr(Schema.String)),
     hugging_face_url: Schema.String.check(Schema.isMinLength(1)),
     license: Schema.String.check(Schema.isMinLength(1)),
+    /** Fractional discount applied to user-facing pricing */
     discount_to_user: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ModelCatalogResponseItem", description: "Model listing in `/v1/models` API." })
@@ -7029,7 +8321,7 @@ export const ModelCatalogResponseItem = preserving(
  * A decoded `ModelCatalogResponseItem` (see {@link ModelCatalogResponseItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ModelCatalogResponseItem = typeof ModelCatalogResponseItem.Type
 
@@ -7037,7 +8329,7 @@ export type ModelCatalogResponseItem = typeof ModelCatalogResponseItem.Type
  * A `ModelCatalogResponseItem` as it is on the wire, before decoding (see {@link ModelCatalogResponseItem}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ModelCatalogResponseItemEncoded = typeof ModelCatalogResponseItem.Encoded
 
@@ -7045,15 +8337,21 @@ export type ModelCatalogResponseItemEncoded = typeof ModelCatalogResponseItem.En
  * The `ServerlessAudioTranscriptionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ServerlessAudioTranscriptionBody" })
@@ -7062,7 +8360,7 @@ export const ServerlessAudioTranscriptionBody = preserving(
  * A decoded `ServerlessAudioTranscriptionBody` (see {@link ServerlessAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionBody = typeof ServerlessAudioTranscriptionBody.Type
 
@@ -7070,7 +8368,7 @@ export type ServerlessAudioTranscriptionBody = typeof ServerlessAudioTranscripti
  * A `ServerlessAudioTranscriptionBody` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionBodyEncoded = typeof ServerlessAudioTranscriptionBody.Encoded
 
@@ -7078,15 +8376,21 @@ export type ServerlessAudioTranscriptionBodyEncoded = typeof ServerlessAudioTran
  * The `ServerlessAudioTranscriptionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionStreamBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
     file: Schema.String,
+    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
     chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
+    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
     language: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
   }),
 ).annotate({ identifier: "ServerlessAudioTranscriptionStreamBody" })
@@ -7095,7 +8399,7 @@ export const ServerlessAudioTranscriptionStreamBody = preserving(
  * A decoded `ServerlessAudioTranscriptionStreamBody` (see {@link ServerlessAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamBody = typeof ServerlessAudioTranscriptionStreamBody.Type
 
@@ -7103,7 +8407,7 @@ export type ServerlessAudioTranscriptionStreamBody = typeof ServerlessAudioTrans
  * A `ServerlessAudioTranscriptionStreamBody` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamBodyEncoded = typeof ServerlessAudioTranscriptionStreamBody.Encoded
 
@@ -7111,7 +8415,7 @@ export type ServerlessAudioTranscriptionStreamBodyEncoded = typeof ServerlessAud
  * The `ServerlessAudioTranscriptionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionStreamSuccess = StreamedAudioTranscriptionResult.annotate({
   identifier: "ServerlessAudioTranscriptionStreamSuccess",
@@ -7121,7 +8425,7 @@ export const ServerlessAudioTranscriptionStreamSuccess = StreamedAudioTranscript
  * A decoded `ServerlessAudioTranscriptionStreamSuccess` (see {@link ServerlessAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamSuccess = typeof ServerlessAudioTranscriptionStreamSuccess.Type
 
@@ -7129,7 +8433,7 @@ export type ServerlessAudioTranscriptionStreamSuccess = typeof ServerlessAudioTr
  * A `ServerlessAudioTranscriptionStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionStreamSuccessEncoded = typeof ServerlessAudioTranscriptionStreamSuccess.Encoded
 
@@ -7137,7 +8441,7 @@ export type ServerlessAudioTranscriptionStreamSuccessEncoded = typeof Serverless
  * The `ServerlessAudioTranscriptionSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessAudioTranscriptionSuccess = AudioTranscriptionResult.annotate({
   identifier: "ServerlessAudioTranscriptionSuccess",
@@ -7147,7 +8451,7 @@ export const ServerlessAudioTranscriptionSuccess = AudioTranscriptionResult.anno
  * A decoded `ServerlessAudioTranscriptionSuccess` (see {@link ServerlessAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionSuccess = typeof ServerlessAudioTranscriptionSuccess.Type
 
@@ -7155,7 +8459,7 @@ export type ServerlessAudioTranscriptionSuccess = typeof ServerlessAudioTranscri
  * A `ServerlessAudioTranscriptionSuccess` as it is on the wire, before decoding (see {@link ServerlessAudioTranscriptionSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessAudioTranscriptionSuccessEncoded = typeof ServerlessAudioTranscriptionSuccess.Encoded
 
@@ -7163,7 +8467,7 @@ export type ServerlessAudioTranscriptionSuccessEncoded = typeof ServerlessAudioT
  * The `ServerlessChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "ServerlessChatCompleteSuccess",
@@ -7173,7 +8477,7 @@ export const ServerlessChatCompleteSuccess = ChatCompletionResponse.annotate({
  * A decoded `ServerlessChatCompleteSuccess` (see {@link ServerlessChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompleteSuccess = typeof ServerlessChatCompleteSuccess.Type
 
@@ -7181,7 +8485,7 @@ export type ServerlessChatCompleteSuccess = typeof ServerlessChatCompleteSuccess
  * A `ServerlessChatCompleteSuccess` as it is on the wire, before decoding (see {@link ServerlessChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompleteSuccessEncoded = typeof ServerlessChatCompleteSuccess.Encoded
 
@@ -7189,42 +8493,73 @@ export type ServerlessChatCompleteSuccessEncoded = typeof ServerlessChatComplete
  * The `ServerlessChatCompletionBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompletionBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ServerlessChatCompletionBody" })
@@ -7233,7 +8568,7 @@ export const ServerlessChatCompletionBody = preserving(
  * A decoded `ServerlessChatCompletionBody` (see {@link ServerlessChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionBody = typeof ServerlessChatCompletionBody.Type
 
@@ -7241,7 +8576,7 @@ export type ServerlessChatCompletionBody = typeof ServerlessChatCompletionBody.T
  * A `ServerlessChatCompletionBody` as it is on the wire, before decoding (see {@link ServerlessChatCompletionBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionBodyEncoded = typeof ServerlessChatCompletionBody.Encoded
 
@@ -7249,42 +8584,73 @@ export type ServerlessChatCompletionBodyEncoded = typeof ServerlessChatCompletio
  * The `ServerlessChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
+    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
   }),
 ).annotate({ identifier: "ServerlessChatCompletionStreamBody" })
@@ -7293,7 +8659,7 @@ export const ServerlessChatCompletionStreamBody = preserving(
  * A decoded `ServerlessChatCompletionStreamBody` (see {@link ServerlessChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamBody = typeof ServerlessChatCompletionStreamBody.Type
 
@@ -7301,7 +8667,7 @@ export type ServerlessChatCompletionStreamBody = typeof ServerlessChatCompletion
  * A `ServerlessChatCompletionStreamBody` as it is on the wire, before decoding (see {@link ServerlessChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamBodyEncoded = typeof ServerlessChatCompletionStreamBody.Encoded
 
@@ -7309,7 +8675,7 @@ export type ServerlessChatCompletionStreamBodyEncoded = typeof ServerlessChatCom
  * The `ServerlessChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatCompletionStreamSuccess = StreamedChatResult.annotate({
   identifier: "ServerlessChatCompletionStreamSuccess",
@@ -7319,7 +8685,7 @@ export const ServerlessChatCompletionStreamSuccess = StreamedChatResult.annotate
  * A decoded `ServerlessChatCompletionStreamSuccess` (see {@link ServerlessChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamSuccess = typeof ServerlessChatCompletionStreamSuccess.Type
 
@@ -7327,7 +8693,7 @@ export type ServerlessChatCompletionStreamSuccess = typeof ServerlessChatComplet
  * A `ServerlessChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatCompletionStreamSuccessEncoded = typeof ServerlessChatCompletionStreamSuccess.Encoded
 
@@ -7335,13 +8701,17 @@ export type ServerlessChatCompletionStreamSuccessEncoded = typeof ServerlessChat
  * The `ServerlessChatRenderBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessChatRenderBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
   }),
 ).annotate({ identifier: "ServerlessChatRenderBody" })
@@ -7350,7 +8720,7 @@ export const ServerlessChatRenderBody = preserving(
  * A decoded `ServerlessChatRenderBody` (see {@link ServerlessChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderBody = typeof ServerlessChatRenderBody.Type
 
@@ -7358,7 +8728,7 @@ export type ServerlessChatRenderBody = typeof ServerlessChatRenderBody.Type
  * A `ServerlessChatRenderBody` as it is on the wire, before decoding (see {@link ServerlessChatRenderBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderBodyEncoded = typeof ServerlessChatRenderBody.Encoded
 
@@ -7366,17 +8736,20 @@ export type ServerlessChatRenderBodyEncoded = typeof ServerlessChatRenderBody.En
  * The `ServerlessChatRenderSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ServerlessChatRenderSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "ServerlessChatRenderSuccess",
-})
+export const ServerlessChatRenderSuccess = preserving(
+  Schema.Struct({
+    /** The rendered text. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "ServerlessChatRenderSuccess" })
 
 /**
  * A decoded `ServerlessChatRenderSuccess` (see {@link ServerlessChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderSuccess = typeof ServerlessChatRenderSuccess.Type
 
@@ -7384,7 +8757,7 @@ export type ServerlessChatRenderSuccess = typeof ServerlessChatRenderSuccess.Typ
  * A `ServerlessChatRenderSuccess` as it is on the wire, before decoding (see {@link ServerlessChatRenderSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessChatRenderSuccessEncoded = typeof ServerlessChatRenderSuccess.Encoded
 
@@ -7392,7 +8765,7 @@ export type ServerlessChatRenderSuccessEncoded = typeof ServerlessChatRenderSucc
  * The `ServerlessCompletionsBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsBody = Schema.Union([
   CompletionsServerlessBodyWithPrompt,
@@ -7403,7 +8776,7 @@ export const ServerlessCompletionsBody = Schema.Union([
  * A decoded `ServerlessCompletionsBody` (see {@link ServerlessCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsBody = typeof ServerlessCompletionsBody.Type
 
@@ -7411,7 +8784,7 @@ export type ServerlessCompletionsBody = typeof ServerlessCompletionsBody.Type
  * A `ServerlessCompletionsBody` as it is on the wire, before decoding (see {@link ServerlessCompletionsBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsBodyEncoded = typeof ServerlessCompletionsBody.Encoded
 
@@ -7419,7 +8792,7 @@ export type ServerlessCompletionsBodyEncoded = typeof ServerlessCompletionsBody.
  * The `ServerlessCompletionsStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsStreamBody = Schema.Union([
   CompletionsStreamServerlessBodyWithPrompt,
@@ -7430,7 +8803,7 @@ export const ServerlessCompletionsStreamBody = Schema.Union([
  * A decoded `ServerlessCompletionsStreamBody` (see {@link ServerlessCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamBody = typeof ServerlessCompletionsStreamBody.Type
 
@@ -7438,7 +8811,7 @@ export type ServerlessCompletionsStreamBody = typeof ServerlessCompletionsStream
  * A `ServerlessCompletionsStreamBody` as it is on the wire, before decoding (see {@link ServerlessCompletionsStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamBodyEncoded = typeof ServerlessCompletionsStreamBody.Encoded
 
@@ -7446,7 +8819,7 @@ export type ServerlessCompletionsStreamBodyEncoded = typeof ServerlessCompletion
  * The `ServerlessCompletionsStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsStreamSuccess = StreamedCompletionsResult.annotate({
   identifier: "ServerlessCompletionsStreamSuccess",
@@ -7456,7 +8829,7 @@ export const ServerlessCompletionsStreamSuccess = StreamedCompletionsResult.anno
  * A decoded `ServerlessCompletionsStreamSuccess` (see {@link ServerlessCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamSuccess = typeof ServerlessCompletionsStreamSuccess.Type
 
@@ -7464,7 +8837,7 @@ export type ServerlessCompletionsStreamSuccess = typeof ServerlessCompletionsStr
  * A `ServerlessCompletionsStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessCompletionsStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsStreamSuccessEncoded = typeof ServerlessCompletionsStreamSuccess.Encoded
 
@@ -7472,7 +8845,7 @@ export type ServerlessCompletionsStreamSuccessEncoded = typeof ServerlessComplet
  * The `ServerlessCompletionsSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessCompletionsSuccess = CompletionResponse.annotate({ identifier: "ServerlessCompletionsSuccess" })
 
@@ -7480,7 +8853,7 @@ export const ServerlessCompletionsSuccess = CompletionResponse.annotate({ identi
  * A decoded `ServerlessCompletionsSuccess` (see {@link ServerlessCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsSuccess = typeof ServerlessCompletionsSuccess.Type
 
@@ -7488,7 +8861,7 @@ export type ServerlessCompletionsSuccess = typeof ServerlessCompletionsSuccess.T
  * A `ServerlessCompletionsSuccess` as it is on the wire, before decoding (see {@link ServerlessCompletionsSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessCompletionsSuccessEncoded = typeof ServerlessCompletionsSuccess.Encoded
 
@@ -7496,17 +8869,22 @@ export type ServerlessCompletionsSuccessEncoded = typeof ServerlessCompletionsSu
  * The `ServerlessDetokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessDetokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, tokens: Schema.Array(Schema.Int) }),
+  Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
+    model: Schema.String,
+    /** A token sequence to detokenize. */
+    tokens: Schema.Array(Schema.Int),
+  }),
 ).annotate({ identifier: "ServerlessDetokenizationBody" })
 
 /**
  * A decoded `ServerlessDetokenizationBody` (see {@link ServerlessDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationBody = typeof ServerlessDetokenizationBody.Type
 
@@ -7514,7 +8892,7 @@ export type ServerlessDetokenizationBody = typeof ServerlessDetokenizationBody.T
  * A `ServerlessDetokenizationBody` as it is on the wire, before decoding (see {@link ServerlessDetokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationBodyEncoded = typeof ServerlessDetokenizationBody.Encoded
 
@@ -7522,17 +8900,20 @@ export type ServerlessDetokenizationBodyEncoded = typeof ServerlessDetokenizatio
  * The `ServerlessDetokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ServerlessDetokenizationSuccess = preserving(Schema.Struct({ text: Schema.String })).annotate({
-  identifier: "ServerlessDetokenizationSuccess",
-})
+export const ServerlessDetokenizationSuccess = preserving(
+  Schema.Struct({
+    /** Detokenized text output. */
+    text: Schema.String,
+  }),
+).annotate({ identifier: "ServerlessDetokenizationSuccess" })
 
 /**
  * A decoded `ServerlessDetokenizationSuccess` (see {@link ServerlessDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationSuccess = typeof ServerlessDetokenizationSuccess.Type
 
@@ -7540,7 +8921,7 @@ export type ServerlessDetokenizationSuccess = typeof ServerlessDetokenizationSuc
  * A `ServerlessDetokenizationSuccess` as it is on the wire, before decoding (see {@link ServerlessDetokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessDetokenizationSuccessEncoded = typeof ServerlessDetokenizationSuccess.Encoded
 
@@ -7548,28 +8929,47 @@ export type ServerlessDetokenizationSuccessEncoded = typeof ServerlessDetokeniza
  * The `ServerlessMessagesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessMessagesBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -7580,7 +8980,7 @@ export const ServerlessMessagesBody = preserving(
  * A decoded `ServerlessMessagesBody` (see {@link ServerlessMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesBody = typeof ServerlessMessagesBody.Type
 
@@ -7588,7 +8988,7 @@ export type ServerlessMessagesBody = typeof ServerlessMessagesBody.Type
  * A `ServerlessMessagesBody` as it is on the wire, before decoding (see {@link ServerlessMessagesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesBodyEncoded = typeof ServerlessMessagesBody.Encoded
 
@@ -7596,28 +8996,47 @@ export type ServerlessMessagesBodyEncoded = typeof ServerlessMessagesBody.Encode
  * The `ServerlessMessagesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessMessagesStreamBody = preserving(
   Schema.Struct({
+    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
     messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
+    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
     system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
+    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Limits sampling to the `k` most likely tokens at each decoding step. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
     stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
+    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
     tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
+    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
     thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
+    /** Output generation options including effort level and structured output format settings. */
     output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
     service_tier: Schema.optional(
       Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
     ),
@@ -7628,7 +9047,7 @@ export const ServerlessMessagesStreamBody = preserving(
  * A decoded `ServerlessMessagesStreamBody` (see {@link ServerlessMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamBody = typeof ServerlessMessagesStreamBody.Type
 
@@ -7636,7 +9055,7 @@ export type ServerlessMessagesStreamBody = typeof ServerlessMessagesStreamBody.T
  * A `ServerlessMessagesStreamBody` as it is on the wire, before decoding (see {@link ServerlessMessagesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamBodyEncoded = typeof ServerlessMessagesStreamBody.Encoded
 
@@ -7644,17 +9063,20 @@ export type ServerlessMessagesStreamBodyEncoded = typeof ServerlessMessagesStrea
  * The `ServerlessMessagesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ServerlessMessagesStreamSuccess = preserving(Schema.Struct({ data: MessagesStreamEvent })).annotate({
-  identifier: "ServerlessMessagesStreamSuccess",
-})
+export const ServerlessMessagesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Messages API update. */
+    data: MessagesStreamEvent,
+  }),
+).annotate({ identifier: "ServerlessMessagesStreamSuccess" })
 
 /**
  * A decoded `ServerlessMessagesStreamSuccess` (see {@link ServerlessMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamSuccess = typeof ServerlessMessagesStreamSuccess.Type
 
@@ -7662,7 +9084,7 @@ export type ServerlessMessagesStreamSuccess = typeof ServerlessMessagesStreamSuc
  * A `ServerlessMessagesStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessMessagesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesStreamSuccessEncoded = typeof ServerlessMessagesStreamSuccess.Encoded
 
@@ -7670,19 +9092,27 @@ export type ServerlessMessagesStreamSuccessEncoded = typeof ServerlessMessagesSt
  * The `ServerlessMessagesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessMessagesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this message response. */
     id: Schema.String,
+    /** Response object type (`message`). */
     type: Schema.Literal("message"),
+    /** Role of the output message author (`assistant`). */
     role: Schema.Literal("assistant"),
+    /** Assistant output blocks in generation order. */
     content: Schema.Array(MessagesResponseContentBlock),
+    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
     stop_reason: Schema.optional(
       Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
     ),
+    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
     stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Token usage details for this response. */
     usage: MessagesUsage,
+    /** Model used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ServerlessMessagesSuccess" })
@@ -7691,7 +9121,7 @@ export const ServerlessMessagesSuccess = preserving(
  * A decoded `ServerlessMessagesSuccess` (see {@link ServerlessMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesSuccess = typeof ServerlessMessagesSuccess.Type
 
@@ -7699,7 +9129,7 @@ export type ServerlessMessagesSuccess = typeof ServerlessMessagesSuccess.Type
  * A `ServerlessMessagesSuccess` as it is on the wire, before decoding (see {@link ServerlessMessagesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessMessagesSuccessEncoded = typeof ServerlessMessagesSuccess.Encoded
 
@@ -7707,7 +9137,7 @@ export type ServerlessMessagesSuccessEncoded = typeof ServerlessMessagesSuccess.
  * `/v1/models` API response.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessModelListSuccess = preserving(
   Schema.Struct({ data: Schema.Array(ModelCatalogResponseItem) }),
@@ -7717,7 +9147,7 @@ export const ServerlessModelListSuccess = preserving(
  * A decoded `ServerlessModelListSuccess` (see {@link ServerlessModelListSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessModelListSuccess = typeof ServerlessModelListSuccess.Type
 
@@ -7725,7 +9155,7 @@ export type ServerlessModelListSuccess = typeof ServerlessModelListSuccess.Type
  * A `ServerlessModelListSuccess` as it is on the wire, before decoding (see {@link ServerlessModelListSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessModelListSuccessEncoded = typeof ServerlessModelListSuccess.Encoded
 
@@ -7733,17 +9163,25 @@ export type ServerlessModelListSuccessEncoded = typeof ServerlessModelListSucces
  * The `ServerlessResponsesBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessResponsesBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -7752,9 +9190,13 @@ export const ServerlessResponsesBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
   }),
 ).annotate({ identifier: "ServerlessResponsesBody" })
@@ -7763,7 +9205,7 @@ export const ServerlessResponsesBody = preserving(
  * A decoded `ServerlessResponsesBody` (see {@link ServerlessResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesBody = typeof ServerlessResponsesBody.Type
 
@@ -7771,7 +9213,7 @@ export type ServerlessResponsesBody = typeof ServerlessResponsesBody.Type
  * A `ServerlessResponsesBody` as it is on the wire, before decoding (see {@link ServerlessResponsesBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesBodyEncoded = typeof ServerlessResponsesBody.Encoded
 
@@ -7779,17 +9221,25 @@ export type ServerlessResponsesBodyEncoded = typeof ServerlessResponsesBody.Enco
  * The `ServerlessResponsesStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessResponsesStreamBody = preserving(
   Schema.Struct({
+    /** Text or image inputs to the model, used to generate a response. */
     input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
+    /** A system (or developer) message inserted into the model's context. */
     instructions: Schema.optional(Schema.NullOr(Schema.String)),
+    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Whether to allow the model to run tool calls in parallel. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
+    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
     tool_choice: Schema.optional(
       Schema.Union([
         Schema.Literals(["none", "auto", "required"]),
@@ -7798,9 +9248,13 @@ export const ServerlessResponsesStreamBody = preserving(
         Schema.Null,
       ]),
     ),
+    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
     text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
+    /** Configuration options for reasoning models. */
     reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
+    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
   }),
 ).annotate({ identifier: "ServerlessResponsesStreamBody" })
@@ -7809,7 +9263,7 @@ export const ServerlessResponsesStreamBody = preserving(
  * A decoded `ServerlessResponsesStreamBody` (see {@link ServerlessResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamBody = typeof ServerlessResponsesStreamBody.Type
 
@@ -7817,7 +9271,7 @@ export type ServerlessResponsesStreamBody = typeof ServerlessResponsesStreamBody
  * A `ServerlessResponsesStreamBody` as it is on the wire, before decoding (see {@link ServerlessResponsesStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamBodyEncoded = typeof ServerlessResponsesStreamBody.Encoded
 
@@ -7825,17 +9279,20 @@ export type ServerlessResponsesStreamBodyEncoded = typeof ServerlessResponsesStr
  * The `ServerlessResponsesStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ServerlessResponsesStreamSuccess = preserving(Schema.Struct({ data: ResponsesStreamEvent })).annotate({
-  identifier: "ServerlessResponsesStreamSuccess",
-})
+export const ServerlessResponsesStreamSuccess = preserving(
+  Schema.Struct({
+    /** A server-sent event containing a streamed Responses API update. */
+    data: ResponsesStreamEvent,
+  }),
+).annotate({ identifier: "ServerlessResponsesStreamSuccess" })
 
 /**
  * A decoded `ServerlessResponsesStreamSuccess` (see {@link ServerlessResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamSuccess = typeof ServerlessResponsesStreamSuccess.Type
 
@@ -7843,7 +9300,7 @@ export type ServerlessResponsesStreamSuccess = typeof ServerlessResponsesStreamS
  * A `ServerlessResponsesStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessResponsesStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesStreamSuccessEncoded = typeof ServerlessResponsesStreamSuccess.Encoded
 
@@ -7851,20 +9308,29 @@ export type ServerlessResponsesStreamSuccessEncoded = typeof ServerlessResponses
  * The `ServerlessResponsesSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessResponsesSuccess = preserving(
   Schema.Struct({
+    /** Unique identifier for this response. */
     id: Schema.String,
+    /** The object type of this resource - always set to `response`. */
     object: Schema.Literal("response"),
+    /** Unix timestamp (in seconds) of when this response was created. */
     created_at: Schema.Int,
+    /** An error object returned when the model fails to generate a Response. */
     error: Schema.optional(Schema.NullOr(ResponsesError)),
+    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
     status: Schema.optional(
       Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
     ),
+    /** An array of content items generated by the model. */
     output: Schema.Array(ResponsesOutputItem),
+    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
     usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
+    /** Details about why the response is incomplete. */
     incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
+    /** Model ID used to generate the response. */
     model: Schema.optional(Schema.NullOr(Schema.String)),
   }),
 ).annotate({ identifier: "ServerlessResponsesSuccess" })
@@ -7873,7 +9339,7 @@ export const ServerlessResponsesSuccess = preserving(
  * A decoded `ServerlessResponsesSuccess` (see {@link ServerlessResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesSuccess = typeof ServerlessResponsesSuccess.Type
 
@@ -7881,7 +9347,7 @@ export type ServerlessResponsesSuccess = typeof ServerlessResponsesSuccess.Type
  * A `ServerlessResponsesSuccess` as it is on the wire, before decoding (see {@link ServerlessResponsesSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessResponsesSuccessEncoded = typeof ServerlessResponsesSuccess.Encoded
 
@@ -7889,17 +9355,22 @@ export type ServerlessResponsesSuccessEncoded = typeof ServerlessResponsesSucces
  * The `ServerlessTokenizationBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessTokenizationBody = preserving(
-  Schema.Struct({ model: Schema.String, prompt: Schema.String }),
+  Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
+    model: Schema.String,
+    /** Input text prompt to tokenize. */
+    prompt: Schema.String,
+  }),
 ).annotate({ identifier: "ServerlessTokenizationBody" })
 
 /**
  * A decoded `ServerlessTokenizationBody` (see {@link ServerlessTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationBody = typeof ServerlessTokenizationBody.Type
 
@@ -7907,7 +9378,7 @@ export type ServerlessTokenizationBody = typeof ServerlessTokenizationBody.Type
  * A `ServerlessTokenizationBody` as it is on the wire, before decoding (see {@link ServerlessTokenizationBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationBodyEncoded = typeof ServerlessTokenizationBody.Encoded
 
@@ -7915,17 +9386,20 @@ export type ServerlessTokenizationBodyEncoded = typeof ServerlessTokenizationBod
  * The `ServerlessTokenizationSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ServerlessTokenizationSuccess = preserving(Schema.Struct({ tokens: Schema.Array(Schema.Int) })).annotate({
-  identifier: "ServerlessTokenizationSuccess",
-})
+export const ServerlessTokenizationSuccess = preserving(
+  Schema.Struct({
+    /** A list of token IDs. */
+    tokens: Schema.Array(Schema.Int),
+  }),
+).annotate({ identifier: "ServerlessTokenizationSuccess" })
 
 /**
  * A decoded `ServerlessTokenizationSuccess` (see {@link ServerlessTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationSuccess = typeof ServerlessTokenizationSuccess.Type
 
@@ -7933,7 +9407,7 @@ export type ServerlessTokenizationSuccess = typeof ServerlessTokenizationSuccess
  * A `ServerlessTokenizationSuccess` as it is on the wire, before decoding (see {@link ServerlessTokenizationSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessTokenizationSuccessEncoded = typeof ServerlessTokenizationSuccess.Encoded
 
@@ -7941,7 +9415,7 @@ export type ServerlessTokenizationSuccessEncoded = typeof ServerlessTokenization
  * The `ServerlessToolAssistedChatCompleteSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessToolAssistedChatCompleteSuccess = ChatCompletionResponse.annotate({
   identifier: "ServerlessToolAssistedChatCompleteSuccess",
@@ -7951,7 +9425,7 @@ export const ServerlessToolAssistedChatCompleteSuccess = ChatCompletionResponse.
  * A decoded `ServerlessToolAssistedChatCompleteSuccess` (see {@link ServerlessToolAssistedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompleteSuccess = typeof ServerlessToolAssistedChatCompleteSuccess.Type
 
@@ -7959,7 +9433,7 @@ export type ServerlessToolAssistedChatCompleteSuccess = typeof ServerlessToolAss
  * A `ServerlessToolAssistedChatCompleteSuccess` as it is on the wire, before decoding (see {@link ServerlessToolAssistedChatCompleteSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompleteSuccessEncoded = typeof ServerlessToolAssistedChatCompleteSuccess.Encoded
 
@@ -7967,7 +9441,7 @@ export type ServerlessToolAssistedChatCompleteSuccessEncoded = typeof Serverless
  * The `ToolAssistedChatTool` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ToolAssistedChatTool = Schema.Union([
   FunctionTool,
@@ -7980,7 +9454,7 @@ export const ToolAssistedChatTool = Schema.Union([
  * A decoded `ToolAssistedChatTool` (see {@link ToolAssistedChatTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolAssistedChatTool = typeof ToolAssistedChatTool.Type
 
@@ -7988,7 +9462,7 @@ export type ToolAssistedChatTool = typeof ToolAssistedChatTool.Type
  * A `ToolAssistedChatTool` as it is on the wire, before decoding (see {@link ToolAssistedChatTool}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolAssistedChatToolEncoded = typeof ToolAssistedChatTool.Encoded
 
@@ -8000,37 +9474,67 @@ export type ToolAssistedChatToolEncoded = typeof ToolAssistedChatTool.Encoded
  */
 export const ToolAssistedChatCompletionRequest = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. A maximum of 128 functions is supported. Use this to provide a list of functions the model may generate JSON inputs for. For more detailed information about each tool, please refer [here](https://friendli.ai/docs/guides/model-apis/tool-assisted-api#built-in-tools). */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool))),
+    /** Enable to continue text generation even after an error occurs during a tool call. Note that enabling this option may use more tokens, as the system generates additional content to handle errors gracefully. However, if the system fails more than 8 times, the generation will stop regardless. ***Tip*** This is useful in scenarios where you want to maintain text generation flow despite errors, such as when generating long-form content. The user will not be interrupted by tool call issues, ensuring a smoother experience. */
     resume_generation: Schema.optional(Schema.Boolean),
   }),
 ).annotate({ identifier: "ToolAssistedChatCompletionRequest" })
@@ -8055,41 +9559,71 @@ export type ToolAssistedChatCompletionRequestEncoded = typeof ToolAssistedChatCo
  * The `ServerlessToolAssistedChatCompletionStreamBody` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
   Schema.Struct({
+    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
     model: Schema.String,
+    /** A list of messages comprising the conversation so far. */
     messages: Schema.Array(Message),
+    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
     chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
     frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
+    /** Whether to return log probabilities of the output tokens or not. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
     min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
     presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
     repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
+    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
     reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
+    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
     stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
+    /** Options related to stream. It can only be used when `stream: true`. */
     stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
+    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
     include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
     temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
+    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
     top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
     xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
     xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** A list of tools the model may call. A maximum of 128 functions is supported. Use this to provide a list of functions the model may generate JSON inputs for. For more detailed information about each tool, please refer [here](https://friendli.ai/docs/guides/model-apis/tool-assisted-api#built-in-tools). */
     tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool))),
+    /** Enable to continue text generation even after an error occurs during a tool call. Note that enabling this option may use more tokens, as the system generates additional content to handle errors gracefully. However, if the system fails more than 8 times, the generation will stop regardless. ***Tip*** This is useful in scenarios where you want to maintain text generation flow despite errors, such as when generating long-form content. The user will not be interrupted by tool call issues, ensuring a smoother experience. */
     resume_generation: Schema.optional(Schema.Boolean),
   }),
 ).annotate({ identifier: "ServerlessToolAssistedChatCompletionStreamBody" })
@@ -8098,7 +9632,7 @@ export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
  * A decoded `ServerlessToolAssistedChatCompletionStreamBody` (see {@link ServerlessToolAssistedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamBody = typeof ServerlessToolAssistedChatCompletionStreamBody.Type
 
@@ -8106,7 +9640,7 @@ export type ServerlessToolAssistedChatCompletionStreamBody = typeof ServerlessTo
  * A `ServerlessToolAssistedChatCompletionStreamBody` as it is on the wire, before decoding (see {@link ServerlessToolAssistedChatCompletionStreamBody}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamBodyEncoded =
   typeof ServerlessToolAssistedChatCompletionStreamBody.Encoded
@@ -8115,17 +9649,21 @@ export type ServerlessToolAssistedChatCompletionStreamBodyEncoded =
  * The `StreamedToolAssistedChatToken` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedToolAssistedChatToken = preserving(
-  Schema.Struct({ event: Schema.Literal("token"), data: ChatCompletionChunk }),
+  Schema.Struct({
+    /** The type of the event. */
+    event: Schema.Literal("token"),
+    data: ChatCompletionChunk,
+  }),
 ).annotate({ identifier: "StreamedToolAssistedChatToken" })
 
 /**
  * A decoded `StreamedToolAssistedChatToken` (see {@link StreamedToolAssistedChatToken}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatToken = typeof StreamedToolAssistedChatToken.Type
 
@@ -8133,7 +9671,7 @@ export type StreamedToolAssistedChatToken = typeof StreamedToolAssistedChatToken
  * A `StreamedToolAssistedChatToken` as it is on the wire, before decoding (see {@link StreamedToolAssistedChatToken}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatTokenEncoded = typeof StreamedToolAssistedChatToken.Encoded
 
@@ -8141,17 +9679,22 @@ export type StreamedToolAssistedChatTokenEncoded = typeof StreamedToolAssistedCh
  * The `ToolStatusError` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ToolStatusError = preserving(Schema.Struct({ type: Schema.String, msg: Schema.String })).annotate({
-  identifier: "ToolStatusError",
-})
+export const ToolStatusError = preserving(
+  Schema.Struct({
+    /** The type of error encountered during the tool's execution. */
+    type: Schema.String,
+    /** The message of error. */
+    msg: Schema.String,
+  }),
+).annotate({ identifier: "ToolStatusError" })
 
 /**
  * A decoded `ToolStatusError` (see {@link ToolStatusError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusError = typeof ToolStatusError.Type
 
@@ -8159,7 +9702,7 @@ export type ToolStatusError = typeof ToolStatusError.Type
  * A `ToolStatusError` as it is on the wire, before decoding (see {@link ToolStatusError}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusErrorEncoded = typeof ToolStatusError.Encoded
 
@@ -8167,17 +9710,22 @@ export type ToolStatusErrorEncoded = typeof ToolStatusError.Encoded
  * The `ToolStatusFile` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ToolStatusFile = preserving(Schema.Struct({ name: Schema.String, url: Schema.String })).annotate({
-  identifier: "ToolStatusFile",
-})
+export const ToolStatusFile = preserving(
+  Schema.Struct({
+    /** The name of the file generated by the tool's execution. */
+    name: Schema.String,
+    /** URL of the file generated by the tool's execution. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "ToolStatusFile" })
 
 /**
  * A decoded `ToolStatusFile` (see {@link ToolStatusFile}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusFile = typeof ToolStatusFile.Type
 
@@ -8185,7 +9733,7 @@ export type ToolStatusFile = typeof ToolStatusFile.Type
  * A `ToolStatusFile` as it is on the wire, before decoding (see {@link ToolStatusFile}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusFileEncoded = typeof ToolStatusFile.Encoded
 
@@ -8193,17 +9741,22 @@ export type ToolStatusFileEncoded = typeof ToolStatusFile.Encoded
  * The `ToolStatusParameter` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const ToolStatusParameter = preserving(Schema.Struct({ name: Schema.String, value: Schema.String })).annotate({
-  identifier: "ToolStatusParameter",
-})
+export const ToolStatusParameter = preserving(
+  Schema.Struct({
+    /** The name of the tool's function parameter. */
+    name: Schema.String,
+    /** The value of the tool's function parameter. */
+    value: Schema.String,
+  }),
+).annotate({ identifier: "ToolStatusParameter" })
 
 /**
  * A decoded `ToolStatusParameter` (see {@link ToolStatusParameter}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusParameter = typeof ToolStatusParameter.Type
 
@@ -8211,7 +9764,7 @@ export type ToolStatusParameter = typeof ToolStatusParameter.Type
  * A `ToolStatusParameter` as it is on the wire, before decoding (see {@link ToolStatusParameter}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ToolStatusParameterEncoded = typeof ToolStatusParameter.Encoded
 
@@ -8223,7 +9776,9 @@ export type ToolStatusParameterEncoded = typeof ToolStatusParameter.Encoded
  */
 export const ToolStatusEvent = preserving(
   Schema.Struct({
+    /** The ID of the tool call. */
     tool_call_id: Schema.String,
+    /** The name of the built-in tool. */
     name: Schema.Literals([
       "linkup:search",
       "math:calculator",
@@ -8234,12 +9789,16 @@ export const ToolStatusEvent = preserving(
       "code:python-interpreter",
       "file:text",
     ]),
+    /** Indicates the current execution status of the tool. */
     status: Schema.Literals(["STARTED", "UPDATING", "ENDED", "ERRORED"]),
     parameters: Schema.Array(ToolStatusParameter),
+    /** The output from the tool's execution. */
     result: Schema.optional(Schema.NullOr(Schema.String)),
     files: Schema.optional(Schema.NullOr(Schema.Array(ToolStatusFile))),
+    /** Message generated by the tool's execution. */
     message: Schema.optional(Schema.NullOr(Schema.String)),
     error: Schema.optional(Schema.NullOr(ToolStatusError)),
+    /** The Unix timestamp (in seconds) for when the event occurred. */
     timestamp: Schema.Number,
   }),
 ).annotate({ identifier: "ToolStatusEvent" })
@@ -8264,17 +9823,21 @@ export type ToolStatusEventEncoded = typeof ToolStatusEvent.Encoded
  * The `StreamedToolAssistedChatToolStatus` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedToolAssistedChatToolStatus = preserving(
-  Schema.Struct({ event: Schema.Literal("tool_status"), data: ToolStatusEvent }),
+  Schema.Struct({
+    /** The type of the event. */
+    event: Schema.Literal("tool_status"),
+    data: ToolStatusEvent,
+  }),
 ).annotate({ identifier: "StreamedToolAssistedChatToolStatus" })
 
 /**
  * A decoded `StreamedToolAssistedChatToolStatus` (see {@link StreamedToolAssistedChatToolStatus}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatToolStatus = typeof StreamedToolAssistedChatToolStatus.Type
 
@@ -8282,7 +9845,7 @@ export type StreamedToolAssistedChatToolStatus = typeof StreamedToolAssistedChat
  * A `StreamedToolAssistedChatToolStatus` as it is on the wire, before decoding (see {@link StreamedToolAssistedChatToolStatus}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatToolStatusEncoded = typeof StreamedToolAssistedChatToolStatus.Encoded
 
@@ -8290,7 +9853,7 @@ export type StreamedToolAssistedChatToolStatusEncoded = typeof StreamedToolAssis
  * The `StreamedToolAssistedChatEvent` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const StreamedToolAssistedChatEvent = Schema.Union([
   StreamedToolAssistedChatToken,
@@ -8301,7 +9864,7 @@ export const StreamedToolAssistedChatEvent = Schema.Union([
  * A decoded `StreamedToolAssistedChatEvent` (see {@link StreamedToolAssistedChatEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatEvent = typeof StreamedToolAssistedChatEvent.Type
 
@@ -8309,7 +9872,7 @@ export type StreamedToolAssistedChatEvent = typeof StreamedToolAssistedChatEvent
  * A `StreamedToolAssistedChatEvent` as it is on the wire, before decoding (see {@link StreamedToolAssistedChatEvent}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StreamedToolAssistedChatEventEncoded = typeof StreamedToolAssistedChatEvent.Encoded
 
@@ -8317,7 +9880,7 @@ export type StreamedToolAssistedChatEventEncoded = typeof StreamedToolAssistedCh
  * The `ServerlessToolAssistedChatCompletionStreamSuccess` schema of the OpenAPI description.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerlessToolAssistedChatCompletionStreamSuccess = StreamedToolAssistedChatEvent.annotate({
   identifier: "ServerlessToolAssistedChatCompletionStreamSuccess",
@@ -8327,7 +9890,7 @@ export const ServerlessToolAssistedChatCompletionStreamSuccess = StreamedToolAss
  * A decoded `ServerlessToolAssistedChatCompletionStreamSuccess` (see {@link ServerlessToolAssistedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamSuccess =
   typeof ServerlessToolAssistedChatCompletionStreamSuccess.Type
@@ -8336,7 +9899,7 @@ export type ServerlessToolAssistedChatCompletionStreamSuccess =
  * A `ServerlessToolAssistedChatCompletionStreamSuccess` as it is on the wire, before decoding (see {@link ServerlessToolAssistedChatCompletionStreamSuccess}).
  *
  * @category models
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerlessToolAssistedChatCompletionStreamSuccessEncoded =
   typeof ServerlessToolAssistedChatCompletionStreamSuccess.Encoded
@@ -8418,6 +9981,7 @@ export const CompatibleCompletionChunkChoice = preserving(
     index: Schema.Int,
     text: Schema.String,
     token: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** Any reason a server gives; `""` and `"null"` are read as `null`. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
     logprobs: Schema.optional(Schema.NullOr(CompatibleCompletionLogprobs)),
   }),
@@ -8526,7 +10090,9 @@ export const CompatibleChatCompletionDelta = preserving(
     role: Schema.optional(Schema.NullOr(Schema.String)),
     content: Schema.optional(Schema.NullOr(Schema.String)),
     refusal: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Reasoning, as Friendli and DeepSeek-style servers send it. */
     reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
+    /** Reasoning, as OpenRouter, vLLM and Groq-style servers send it. */
     reasoning: Schema.optional(Schema.NullOr(Schema.String)),
     tool_calls: Schema.optional(Schema.NullOr(Schema.Array(CompatibleToolCallDelta))),
   }),
@@ -8558,6 +10124,7 @@ export const CompatibleChatCompletionChunkChoice = preserving(
   Schema.Struct({
     index: Schema.Int,
     delta: Schema.optional(Schema.NullOr(CompatibleChatCompletionDelta)),
+    /** Any reason a server gives; `""` and `"null"` are read as `null`. */
     finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
     logprobs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
   }),

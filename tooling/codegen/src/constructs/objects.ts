@@ -59,14 +59,23 @@ export const preservingHelper = (): string =>
     "  Schema.StructWithRest(struct, unnamed) as unknown as Schema.StructWithRest<Schema.Struct<Fields>, readonly []>",
   ].join("\n")
 
+/** A property's description as a JSDoc comment (carried to the Schema's types), or nothing. */
+const propertyDoc = (p: Property): string =>
+  p.description === undefined || p.description.trim() === ""
+    ? ""
+    : `\n/** ${p.description
+        .trim()
+        .replace(/\*\//g, "*\\/")
+        .replace(/\s*\n\s*/g, " ")} */\n`
+
 /**
  * The Effect Schema expression of an object, given the expressions of its property schemas. An optional property
- * may be absent or `undefined`, as the guards allow.
+ * may be absent or `undefined`, as the guards allow. Property descriptions become the fields' JSDoc.
  */
 export const objectSchema = (node: ObjectNode, schemaOf: (node: Node) => string): string => {
   const fields = node.properties.map((p) => {
     const s = schemaOf(p.node)
-    return `${propertyKey(p.name)}: ${p.required ? s : `Schema.optional(${s})`}`
+    return `${propertyDoc(p)}${propertyKey(p.name)}: ${p.required ? s : `Schema.optional(${s})`}`
   })
   return `${preserving}(Schema.Struct({ ${fields.join(", ")} }))`
 }

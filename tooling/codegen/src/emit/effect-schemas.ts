@@ -16,7 +16,7 @@ import { header, jsdoc } from "./header.ts"
 export interface EmitOptions {
   /** The source document, as named in the header. */
   readonly source: string
-  /** The version in each export's `@since` tag. */
+  /** The version in each export's `@since` tag, unless its schema says otherwise (`x-since`). */
   readonly since: string
   /** A component's TypeScript identifier. */
   readonly identifier: (name: string) => string
@@ -57,7 +57,7 @@ const summary = (name: string, description: string | undefined): string =>
 
 /** Writes `schemas.ts`. */
 export const emitSchemas = (model: Model, options: EmitOptions): string => {
-  const { identifier, since } = options
+  const { identifier } = options
   const out: Array<string> = [header(options.source), `import * as Schema from "effect/Schema"`]
   if (someNode(model, (n) => n.kind === "nullAlias")) {
     out.push(`import * as SchemaTransformation from "effect/SchemaTransformation"`)
@@ -67,6 +67,7 @@ export const emitSchemas = (model: Model, options: EmitOptions): string => {
   if (someNode(model, (n) => n.kind === "object")) out.push(preservingHelper(), "")
   for (const c of model.components) {
     const id = identifier(c.name)
+    const since = c.since ?? options.since
     const annotations = [`identifier: ${JSON.stringify(c.name)}`]
     if (c.description !== undefined) annotations.push(`description: ${JSON.stringify(c.description)}`)
     const typed = model.cyclic.has(c.name) ? `: Schema.Codec<components["schemas"][${JSON.stringify(c.name)}]>` : ""

@@ -75,12 +75,13 @@ const guardBody = (node: Node, writer: GuardWriter): string => {
 
 /** Writes `guards.ts`. */
 export const emitGuards = (model: Model, options: EmitOptions): string => {
-  const { identifier, since } = options
+  const { identifier } = options
   // The decoded type is imported only for the components that have a normalizer.
   const imported: Array<string> = []
   const out: Array<string> = []
   for (const c of model.components) {
     const id = identifier(c.name)
+    const since = c.since ?? options.since
     const writer = guardWriter(identifier, `is${id}`)
     const body = guardBody(c.node, writer)
     const normalized = needsNormalize(c.node, model)

@@ -7,6 +7,10 @@ import { header } from "./header.ts"
 
 /** Writes `openapi.ts` for a parsed document. */
 export const emitTypes = async (document: object, source: string): Promise<string> => {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { exportType: false, alphabetize: false, defaultNonNullable: false })
+  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
+    exportType: false,
+    alphabetize: false,
+    defaultNonNullable: false,
+  })
   return `${header(source)}\n${astToString(ast)}`
 }

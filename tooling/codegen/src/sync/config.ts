@@ -26,6 +26,8 @@ export interface SyncConfig {
   readonly operations: ReadonlyArray<string>
   /** Upstream schema name -> our public name. */
   readonly renames: Readonly<Record<string, string>>
+  /** Our names already published in 0.1.0 (marked `x-since: "0.1.0"`). */
+  readonly publishedIn010: ReadonlyArray<string>
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -54,5 +56,6 @@ export const readConfig = (u: unknown): SyncConfig => {
     prefixes: strings(u.prefixes, "prefixes"),
     operations: strings(u.operations, "operations"),
     renames: renames as Record<string, string>,
+    publishedIn010: u.published_in_0_1_0 === undefined ? [] : strings(u.published_in_0_1_0, "published_in_0_1_0"),
   }
 }

@@ -122,6 +122,10 @@ export const derive = (upstream: unknown, overlay: Overlay, config: SyncConfig):
   }
   if (securityNames.size > 0) reached.set("securitySchemes", securityNames)
 
+  for (const name of config.publishedIn010) {
+    const upstreamName = Object.entries(config.renames).find(([, to]) => to === name)?.[0] ?? name
+    if (!reached.get("schemas")?.has(upstreamName)) throw new Error(`sync config: ${name} is not a derived schema`)
+  }
   for (const from of Object.keys(config.renames)) {
     if (!reached.get("schemas")?.has(from))
       throw new Error(`sync config renames ${from}, which is not a derived schema`)
@@ -138,7 +142,11 @@ export const derive = (upstream: unknown, overlay: Overlay, config: SyncConfig):
       if (newName in out || (newName !== name && names.has(newName))) {
         throw new Error(`renaming ${name} to ${newName} clashes with another schema`)
       }
-      out[newName] = clean(value)
+      const schema = clean(value)
+      out[newName] =
+        kind === "schemas" && isRecord(schema) && config.publishedIn010.includes(newName)
+          ? { ...schema, "x-since": "0.1.0" }
+          : schema
     }
     derivedComponents[kind] = out
   }
