@@ -297,11 +297,6 @@ export class MockCore {
   /** Checks the model field of the deployment kind; returns the model to echo, or an error response. */
   private model(route: Route, body: Json): string | Response {
     const model = body.model
-    if (route.api === "tokenize" || route.api === "detokenize") {
-      // tokenization names the model, but any string will do on a container
-      if (route.deployment === "container")
-        return typeof model === "string" ? model : (this.options.containerModel ?? "mock-model")
-    }
     if (route.deployment === "container") {
       if (model === undefined || model === null) return this.options.containerModel ?? "mock-model"
       if (typeof model !== "string") {
