@@ -9,7 +9,8 @@
  *
  * - `maxEventBytes`: the longest line or event, in characters of decoded text (never more than its bytes); longer
  *   fails with `SseError` (`EventTooLarge`) and memory stays bounded by it. Default 8 MiB.
- * - `requireDone`: the body must end with `data: [DONE]`; default `true`. With `false`, a clean end at an event
+ * - `requireDone`: the body must end with `data: [DONE]` (Responses and Messages streams: with their terminal event;
+ *   transcriptions: `transcript.text.done`, then `[DONE]`); default `true`. With `false`, a clean end at an event
  *   boundary is accepted (an end in the middle of an event still fails with `StreamTruncated`).
  * - `validation`: `"strict"` (default) checks chunks against the Friendli schemas; `"compatible"` accepts any
  *   OpenAI-compatible server (`id: ""`, `created: 0`, any or no `finish_reason`, extra fields, usage on any chunk),
@@ -22,7 +23,7 @@
 export interface DecodeOptions {
   /** The longest line or event, in characters of decoded text; default 8 MiB. @since 0.1.0 */
   readonly maxEventBytes?: number | undefined
-  /** Whether the body must end with `data: [DONE]`; default `true`. @since 0.1.0 */
+  /** Whether the body must end properly (`data: [DONE]`, or its protocol's terminal event); default `true`. @since 0.1.0 */
   readonly requireDone?: boolean | undefined
   /** `"strict"` Friendli schemas (default) or `"compatible"` lenient ones. @since 0.1.0 */
   readonly validation?: "strict" | "compatible" | undefined

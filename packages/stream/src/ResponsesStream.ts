@@ -97,7 +97,7 @@ export const fromReadableStream: {
 /**
  * Folds a stream of events into the final response: output items by `output_index`, text and reasoning deltas
  * concatenated per content part, function call arguments concatenated and parsed into `parsed_arguments` when the
- * call is done (`ToolInputError` when they are not JSON), each `*.done` event's value replacing what the deltas
+ * call is done or the response completed (`ToolInputError` when they are not JSON), each `*.done` event's value replacing what the deltas
  * built, `output_text` (every message's text joined), and the id, model, status, usage, `incomplete_details` and
  * `error` of the last lifecycle event.
  *

@@ -220,7 +220,9 @@ export const decodeBoth = async (
   for (let i = 0; i < all.length; i += 7) pieces.push(all.subarray(i, i + 7))
   const facade = await iterateAll(fronts.facade(testBody(pieces).body, options))
   assert.deepEqual(facade.items, effect.items, "the facade delivers what the Effect API delivers")
-  assert.equal(String(facade.error), String(effect.error), "the facade fails as the Effect API fails")
+  // The same failure (its message may differ where it counts the bytes read so far: the reads differ).
+  const kind = (e: unknown) => (e === undefined ? "none" : `${(e as Error).name} ${(e as { reason?: string }).reason}`)
+  assert.equal(kind(facade.error), kind(effect.error), "the facade fails as the Effect API fails")
   return effect
 }
 

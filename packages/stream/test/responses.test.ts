@@ -7,6 +7,7 @@ import {
   ChunkDecodeError,
   decodeResponsesStream,
   ResponsesStream,
+  SseError,
   StreamTruncated,
   ToolInputError,
 } from "../src/index.ts"
@@ -46,6 +47,11 @@ describe("Responses streams", () => {
     for await (const e of decodeResponsesStream(body.body)) after.push(e)
     assert.deepEqual(after, events)
     assert.equal(body.state.cancelled, true)
+    // The same in one read, an oversized line after the end included.
+    const oneRead = `${sseEvents(events)}data: not json\n\ndata: ${"x".repeat(5_000)}\n\n`
+    const tail = await decodeBoth(fronts, oneRead, { maxEventBytes: 4_096 })
+    assert.equal(tail.error, undefined, String(tail.error))
+    assert.deepEqual(tail.items, events)
   })
 
   it("folds a stream into its response: reasoning, text and a function call with its arguments parsed", async () => {
@@ -70,6 +76,18 @@ describe("Responses streams", () => {
     const acc = ResponsesStream.accumulator()
     for (const e of responsesEvents()) acc.add(e as ResponsesStream.ResponsesStreamEvent)
     assert.deepEqual(acc.result(), response)
+  })
+
+  it("parses a call's arguments at response.completed when the server sent no done event for it", async () => {
+    const events = responsesEvents().filter((e) => e.type !== "response.function_call_arguments.done")
+    const result = await fold(sseEvents(events))
+    assert.ok(Result.isSuccess(result), String(Result.isFailure(result) && result.failure))
+    assert.deepEqual(result.success.output[2]?.parsed_arguments, { city: "Seoul" })
+    // Before the response completed, the call is not done: its arguments stay unparsed.
+    const acc = ResponsesStream.accumulator()
+    for (const e of events.slice(0, -1)) acc.add(e as ResponsesStream.ResponsesStreamEvent)
+    assert.equal(acc.result().output[2]?.parsed_arguments, undefined)
+    assert.equal(acc.result().output[2]?.arguments, '{"city":"Seoul"}')
   })
 
   it("is StreamTruncated at every cut before response.completed, after every whole event", async () => {
@@ -159,6 +177,17 @@ describe("Responses streams", () => {
     assert.equal(error.reason, "SchemaMismatch")
     assert.ok(error.message.includes('"response.output_text.delta"'), error.message)
     assert.ok(error.explanation.includes("delta"), error.explanation)
+    assert.deepEqual(items, events.slice(0, 10))
+  })
+
+  it("fails an event longer than maxEventBytes with SseError EventTooLarge, after the events before it", async () => {
+    const events = responsesEvents()
+    const long = { ...(events[10] as object), delta: "x".repeat(5_000) }
+    const { items, error } = await decodeBoth(fronts, sseEvents([...events.slice(0, 10), long]), {
+      maxEventBytes: 4_096,
+    })
+    assert.ok(error instanceof SseError, String(error))
+    assert.equal(error.reason, "EventTooLarge")
     assert.deepEqual(items, events.slice(0, 10))
   })
 

@@ -1,7 +1,7 @@
 /**
  * Folding a Responses stream into the final response: the output items by `output_index`, built from the events
  * (text and reasoning deltas concatenated per content part, function call arguments concatenated and parsed when the
- * call is done); each `*.done` event's full value replaces what the deltas built; the last lifecycle snapshot gives
+ * call is done, or at `response.completed` for a call without a `*.done` event); each `*.done` event's full value replaces what the deltas built; the last lifecycle snapshot gives
  * the id, model, status, usage, `incomplete_details` and `error`.
  */
 import { isRecord, type Json } from "./compatDelta.ts"
@@ -65,6 +65,12 @@ export class ResponsesAccumulator {
       case "response.incomplete":
       case "response.failed":
         if (isRecord(e.response)) this.snapshot = e.response
+        // A completed response's calls are done, even those a server sent no `*.done` event for.
+        if (event.type === "response.completed") {
+          for (const [index, item] of this.items) {
+            if (item.type === "function_call" && !("parsed_arguments" in item)) parseArguments(item, index)
+          }
+        }
         break
       case "response.output_item.added":
         if (isRecord(e.item)) this.items.set(num(e.output_index), copyItem(e.item))

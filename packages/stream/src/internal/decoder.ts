@@ -120,7 +120,8 @@ export class Decoder<A> {
     }
     // The events before an oversized line are whole: they are delivered, or fail first.
     this.stage.flush()
-    if (failure !== undefined) throw failure
+    // An oversized line after the terminal event of the same read is past the end: it is not read.
+    if (failure !== undefined && !this.stage.finished) throw failure
     if (this.lines.stopped || this.stage.finished) {
       this.stopped = true
       this.checkEnd(this.stage.sawDone)
