@@ -69,6 +69,29 @@ export const protocolTests = (c: Context): void =>
       assert.match(failed.error.message, /Overloaded/)
     })
 
+    it("streams and creates on the dedicated and container paths (a container needs no model)", async () => {
+      for (const [deployment, path] of [
+        ["dedicated", "/dedicated"],
+        ["container", ""],
+      ] as const) {
+        const client = c.client({ deployment, baseURL: `${c.served().url}${path}` })
+        const model = deployment === "container" ? {} : { model: MODEL }
+        const final = await client.responses.stream({ ...model, input: "Say hello" }).finalResponse()
+        assert.ok(final.output_text.length > 0, deployment)
+        const record = await lastApiRequest(c.mock())
+        assert.equal(record.path, `${path}/v1/responses`)
+        const message = await client.messages
+          .stream({ ...model, max_tokens: 8, messages: [{ role: "user", content: "Hi" }] })
+          .finalMessage()
+        assert.equal(message.content[0]?.type, "text")
+        const transcript = await client.audio.transcriptions.stream({ ...model, file: audio() }).finalTranscript()
+        assert.ok(transcript.text.length > 0)
+        assert.equal((await lastApiRequest(c.mock())).path, `${path}/v1/audio/transcriptions`)
+        const { tokens } = await client.tokenize({ ...model, prompt: "Hello" })
+        assert.equal((await client.detokenize({ ...model, tokens })).text, "Hello")
+      }
+    })
+
     it("uploads audio and streams its transcript to [DONE], folded as create() answers", async () => {
       const client = c.client()
       const handle = client.audio.transcriptions.stream({ model: MODEL, file: new Blob([audio()]) })
