@@ -24,7 +24,11 @@ import * as FriendliClient from "./FriendliClient.ts"
 import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/client/globals.ts"
 import type { Accumulator } from "./internal/client/handle.ts"
 import { EffectStreamHandle, runOrThrow } from "./internal/client/handle.ts"
+import { type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./internal/client/sse.ts"
+import * as MessagesStream from "./MessagesStream.ts"
+import * as ResponsesStream from "./ResponsesStream.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
+import * as TranscriptionStream from "./TranscriptionStream.ts"
 
 /**
  * An `AbortSignal`, typed structurally (any runtime's `AbortSignal` fits).
@@ -181,6 +185,129 @@ export interface PromiseToolAssistedChat {
 }
 
 /**
+ * A streamed Responses response: a {@link StreamHandle} whose events re-encode as `event: TYPE` + `data: {json}`
+ * (no `[DONE]`), with `finalResponse()`.
+ *
+ * @since 0.2.0
+ */
+export interface ResponsesStreamHandle<A> extends StreamHandle<A, ResponsesStream.Response> {
+  /**
+   * The response the stream folds into (`ResponsesStream.accumulate`); rejects with the stream's failure, or with
+   * `ToolInputError` when a function call's arguments are not JSON.
+   *
+   * @since 0.2.0
+   */
+  finalResponse(): Promise<ResponsesStream.Response>
+}
+
+/**
+ * A streamed message: a {@link StreamHandle} whose events re-encode as `event: TYPE` + `data: {json}` (no
+ * `[DONE]`), with `finalMessage()`.
+ *
+ * @since 0.2.0
+ */
+export interface MessagesStreamHandle<A> extends StreamHandle<A, MessagesStream.Message> {
+  /**
+   * The message the stream folds into (`MessagesStream.accumulate`); rejects with the stream's failure, or with
+   * `ToolInputError` when a tool use's input is not JSON.
+   *
+   * @since 0.2.0
+   */
+  finalMessage(): Promise<MessagesStream.Message>
+}
+
+/**
+ * A streamed transcript: a {@link StreamHandle} whose events re-encode as `data: {json}` then `data: [DONE]`, with
+ * `finalTranscript()`.
+ *
+ * @since 0.2.0
+ */
+export interface TranscriptionStreamHandle<A> extends StreamHandle<A, TranscriptionStream.Transcript> {
+  /** The transcript the stream folds into (`TranscriptionStream.accumulate`). @since 0.2.0 */
+  finalTranscript(): Promise<TranscriptionStream.Transcript>
+}
+
+/**
+ * `/v1/responses`, with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseResponses {
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.ResponsesRequest,
+    options?: StreamOptions & StrictOptions,
+  ): ResponsesStreamHandle<ResponsesStream.ResponsesStreamEvent>
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.ResponsesRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): ResponsesStreamHandle<ResponsesStream.CompatibleResponsesStreamEvent>
+  /** Asks for a whole response (`stream: false`). @since 0.2.0 */
+  create(request: FriendliClient.ResponsesRequest, options?: RequestOptions): Promise<Core.ResponsesSuccess>
+}
+
+/**
+ * `/v1/messages`, with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseMessages {
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.MessagesRequest,
+    options?: StreamOptions & StrictOptions,
+  ): MessagesStreamHandle<MessagesStream.MessagesStreamEvent>
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.MessagesRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): MessagesStreamHandle<MessagesStream.CompatibleMessagesStreamEvent>
+  /** Asks for a whole message (`stream: false`). @since 0.2.0 */
+  create(request: FriendliClient.MessagesRequest, options?: RequestOptions): Promise<Core.ServerlessMessagesSuccess>
+}
+
+/**
+ * `/v1/audio/transcriptions`, with Promises: a `multipart/form-data` upload of a `File`, a `Blob` or bytes.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseTranscriptions {
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.TranscriptionRequest,
+    options?: StreamOptions & StrictOptions,
+  ): TranscriptionStreamHandle<TranscriptionStream.TranscriptionStreamEvent>
+  /** @since 0.2.0 */
+  stream(
+    request: FriendliClient.TranscriptionRequest,
+    options: StreamOptions & CompatibleOptions,
+  ): TranscriptionStreamHandle<TranscriptionStream.CompatibleTranscriptionStreamEvent>
+  /** Transcribes a whole file (`stream: false`). @since 0.2.0 */
+  create(request: FriendliClient.TranscriptionRequest, options?: RequestOptions): Promise<Core.AudioTranscriptionResult>
+}
+
+/**
+ * The audio APIs, with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseAudio {
+  /** @since 0.2.0 */
+  readonly transcriptions: PromiseTranscriptions
+}
+
+/**
+ * `/v1/models` (serverless only), with Promises.
+ *
+ * @since 0.2.0
+ */
+export interface PromiseModels {
+  /** Lists the serverless models; rejects with `InvalidRequestError` on other deployments. @since 0.2.0 */
+  list(options?: RequestOptions): Promise<Core.ServerlessModelListSuccess>
+}
+
+/**
  * The Promise client.
  *
  * @since 0.1.0
@@ -194,6 +321,24 @@ export interface PromiseClient {
   readonly chat: PromiseChat
   /** @since 0.1.0 */
   readonly toolAssistedChat: PromiseToolAssistedChat
+  /** @since 0.2.0 */
+  readonly responses: PromiseResponses
+  /** @since 0.2.0 */
+  readonly messages: PromiseMessages
+  /** @since 0.2.0 */
+  readonly audio: PromiseAudio
+  /** @since 0.2.0 */
+  readonly models: PromiseModels
+  /** Converts text into the model's token ids (`/v1/tokenize`). @since 0.2.0 */
+  tokenize(
+    request: FriendliClient.TokenizeRequest,
+    options?: RequestOptions,
+  ): Promise<Core.ServerlessTokenizationSuccess>
+  /** Converts token ids back into text (`/v1/detokenize`). @since 0.2.0 */
+  detokenize(
+    request: FriendliClient.DetokenizeRequest,
+    options?: RequestOptions,
+  ): Promise<Core.ServerlessDetokenizationSuccess>
   /** Closes the client: in-flight requests are aborted and pooled connections closed. @since 0.1.0 */
   close(): Promise<void>
 }
@@ -203,6 +348,28 @@ const toolAssistedAccumulator = (): Accumulator<ToolAssistedChatEvent, ChatCompl
   return {
     add: (event) => (event._tag === "Chunk" ? acc.add(event.chunk) : acc),
     result: () => acc.result(),
+  }
+}
+
+/**
+ * An accumulator whose failure to fold an item (e.g. arguments that are not JSON) does not stop the iteration: it
+ * is thrown by `result()`, so the final response rejects with it.
+ */
+const deferredFailure = <A, F>(acc: { add(item: A): unknown; result(): F }): Accumulator<A, F> => {
+  let failure: { readonly error: unknown } | undefined
+  return {
+    add: (item) => {
+      if (failure !== undefined) return
+      try {
+        acc.add(item)
+      } catch (error) {
+        failure = { error }
+      }
+    },
+    result: () => {
+      if (failure !== undefined) throw failure.error
+      return acc.result()
+    },
   }
 }
 
@@ -229,8 +396,15 @@ export const makePromiseClient = (
     stream: (client: FriendliClient.FriendliClient) => Stream.Stream<A, E>,
     acc: Accumulator<A, F>,
     signal: AbortSignalInput | undefined,
-  ): StreamHandle<A, F> =>
-    new EffectStreamHandle(runtime, Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)), acc, signal)
+    encoding?: SseEncoding,
+  ): EffectStreamHandle<A, E, FriendliClient.FriendliClient, F> =>
+    new EffectStreamHandle(
+      runtime,
+      Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)),
+      acc,
+      signal,
+      encoding,
+    )
   const run = <A, E>(
     effect: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
     signal: AbortSignalInput | undefined,
@@ -266,6 +440,52 @@ export const makePromiseClient = (
       stream: (request, o) =>
         handle((c) => c.toolAssistedChat.stream(request, decodeOptions(o)), toolAssistedAccumulator(), o?.signal),
     },
+    responses: {
+      stream: (request: FriendliClient.ResponsesRequest, o?: StreamOptions) => {
+        const h = handle(
+          (c) => c.responses.stream(request, decodeOptions(o) as StrictOptions),
+          deferredFailure(ResponsesStream.accumulator()),
+          o?.signal,
+          TYPED_ENCODING,
+        )
+        return Object.assign(h, { finalResponse: () => h.finalCompletion() })
+      },
+      create: (request: FriendliClient.ResponsesRequest, o?: RequestOptions) =>
+        run((c) => c.responses.create(request), o?.signal),
+    } as PromiseResponses,
+    messages: {
+      stream: (request: FriendliClient.MessagesRequest, o?: StreamOptions) => {
+        const h = handle(
+          (c) => c.messages.stream(request, decodeOptions(o) as StrictOptions),
+          deferredFailure(MessagesStream.accumulator()),
+          o?.signal,
+          TYPED_ENCODING,
+        )
+        return Object.assign(h, { finalMessage: () => h.finalCompletion() })
+      },
+      create: (request: FriendliClient.MessagesRequest, o?: RequestOptions) =>
+        run((c) => c.messages.create(request), o?.signal),
+    } as PromiseMessages,
+    audio: {
+      transcriptions: {
+        stream: (request: FriendliClient.TranscriptionRequest, o?: StreamOptions) => {
+          const h = handle(
+            (c) => c.audio.transcriptions.stream(request, decodeOptions(o) as StrictOptions),
+            TranscriptionStream.accumulator(),
+            o?.signal,
+            TRANSCRIPTION_ENCODING,
+          )
+          return Object.assign(h, { finalTranscript: () => h.finalCompletion() })
+        },
+        create: (request: FriendliClient.TranscriptionRequest, o?: RequestOptions) =>
+          run((c) => c.audio.transcriptions.create(request), o?.signal),
+      } as PromiseTranscriptions,
+    },
+    models: {
+      list: (o) => run((c) => c.models.list(), o?.signal),
+    },
+    tokenize: (request, o) => run((c) => c.tokenize(request), o?.signal),
+    detokenize: (request, o) => run((c) => c.detokenize(request), o?.signal),
     close: () => runtime.dispose(),
   }
 }

@@ -172,11 +172,11 @@ describe("request validation", () => {
       [{ top_logprobs: 2 }, "body.top_logprobs"],
       [{ logprobs: true, top_logprobs: 21 }, "body.top_logprobs"],
       [{ tools: [{ type: "function" }] }, "body.tools.0.function"],
-      [{ tools: [{ type: "function", function: { name: "bad name" } }] }, "body.tools.0.function.name"],
+      [{ tools: [{ type: "function", function: { name: "bad name", parameters: {} } }] }, "body.tools.0.function.name"],
       [{ tool_choice: "sometimes" }, "body.tool_choice"],
       [
         {
-          tools: [{ type: "function", function: { name: "f" } }],
+          tools: [{ type: "function", function: { name: "f", parameters: {} } }],
           tool_choice: { type: "function", function: { name: "g" } },
         },
         "body.tool_choice.function.name",

@@ -69,7 +69,7 @@ describe("records", () => {
     const mock = newMock()
     await post(mock, PATH, completionsBody(), { token: null })
     await post(mock, "/nowhere", {})
-    await post(mock, PATH, completionsBody({ n: 0 }))
+    await post(mock, PATH, completionsBody({ n: 17 }))
     assert.deepEqual(
       mock.requests.map((r) => [r.path, r.status, r.outcome]),
       [

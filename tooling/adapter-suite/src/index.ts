@@ -1,7 +1,7 @@
 /**
  * The conformance suite of the runtime adapters: every adapter's test file serves the mock on its runtime and
  * calls `adapterSuite`, which declares the same tests everywhere (streams, accumulation, faults and their typed
- * errors, status bodies, retries, timeouts, cancellation) with `@friendli-stream/test-harness`.
+ * errors, status bodies, retries, timeouts, cancellation; the Responses, Messages and transcription APIs) with `@friendli-stream/test-harness`.
  *
  * @example
  * import { adapterSuite, serveLocalMock } from "@friendli-stream/adapter-suite"
@@ -14,8 +14,10 @@
  */
 import { afterAll, beforeAll, describe } from "@friendli-stream/test-harness"
 import { type AdapterUnderTest, makeContext } from "./support.ts"
+import { apiTests } from "./tests/apis.ts"
 import { cancelTests } from "./tests/cancel.ts"
 import { faultTests } from "./tests/faults.ts"
+import { protocolTests } from "./tests/protocols.ts"
 import { retryTests } from "./tests/retries.ts"
 import { streamTests } from "./tests/stream.ts"
 
@@ -37,4 +39,6 @@ export const adapterSuite = (adapter: AdapterUnderTest): void =>
     faultTests(context)
     retryTests(context)
     cancelTests(context)
+    apiTests(context)
+    protocolTests(context)
   })

@@ -119,7 +119,7 @@ describe("proxyCompletionStream", () => {
     assert.equal(refused.status, 502, "the Worker's own token refused (401) is not the browser's fault")
     assert.equal(((await refused.json()) as { error: { code: number } }).error.code, 401)
 
-    const invalid = await post(completion({ max_tokens: 0 }))
+    const invalid = await post(completion({ max_tokens: "twelve" }))
     assert.equal(invalid.status, 400)
     assert.equal(((await invalid.json()) as { error: { type: string } }).error.type, "InvalidRequestError")
   })

@@ -34,6 +34,11 @@ export interface BodyContext {
   readonly onCancel: () => void
   /** Called once when the body ends for any reason. */
   readonly onSettle: () => void
+  /**
+   * The API's in-stream failure, sent by the `error` fault after `after` events: its `event:` name and its data.
+   * Default: `event: error` with `{"error": {"message", "type", "code"}}` (chat, completions, transcriptions).
+   */
+  readonly failure?: ((after: number) => { readonly event: string; readonly data: unknown }) | undefined
 }
 
 const encoder = new TextEncoder()
@@ -95,9 +100,10 @@ async function* sseText(frames: ReadonlyArray<Frame>, ctx: BodyContext): AsyncGe
       return
     }
     if (plan.errorAfter === sent) {
-      const data = errorPayload(sent)
+      const failure = ctx.failure?.(sent) ?? { event: "error", data: errorPayload(sent) }
+      const data = failure.data
       pending += frameEvent(
-        plan.errorForm === "data" ? { kind: "data", data } : { kind: "data", event: "error", data },
+        plan.errorForm === "data" ? { kind: "data", data } : { kind: "data", event: failure.event, data },
         eol,
       )
       recorder.event(id, {
@@ -105,7 +111,7 @@ async function* sseText(frames: ReadonlyArray<Frame>, ctx: BodyContext): AsyncGe
         at: recorder.clock(),
         index: sent,
         data: JSON.stringify(data),
-        ...(plan.errorForm === "data" ? {} : { event: "error" }),
+        ...(plan.errorForm === "data" ? {} : { event: failure.event }),
       })
       fault("error")
       yield pending

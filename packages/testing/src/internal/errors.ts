@@ -43,7 +43,8 @@ export const unknownModel = (model: string): Response =>
   json(404, { message: `The model '${model}' does not exist or you do not have access to it.` })
 
 /** 405 for a known path with the wrong method. */
-export const methodNotAllowed = (): Response => json(405, { detail: "Method Not Allowed" }, { allow: "POST" })
+export const methodNotAllowed = (allow: "GET" | "POST" = "POST"): Response =>
+  json(405, { detail: "Method Not Allowed" }, { allow })
 
 /** An `{"error": {...}}` body with any status. */
 export const apiError = (

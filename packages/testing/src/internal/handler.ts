@@ -25,9 +25,19 @@ import {
   type FaultPlan,
   FaultSpecError,
 } from "./faults.ts"
+import { messagesBody, messagesFailure, messagesFrames, readMessages } from "./messages.ts"
 import { hashString, mixSeeds } from "./prng.ts"
 import { Recorder } from "./records.ts"
+import { readResponses, responsesBody, responsesFailure, responsesFrames } from "./responses.ts"
 import { matchRoute, type Route } from "./routes.ts"
+import {
+  readForm,
+  readTranscription,
+  type TranscriptionForm,
+  transcriptionBody,
+  transcriptionFrames,
+} from "./transcriptions.ts"
+import { DEFAULT_MODELS, detokenizeBody, modelsBody, tokenizeBody } from "./utility.ts"
 import { isObject, type Json } from "./validate.ts"
 
 /** Options of a mock instance. */
@@ -77,8 +87,21 @@ export class MockCore {
 
     const route = matchRoute(path)
     const recorder = this.recorder
-    const text = request.method === "GET" || request.method === "HEAD" ? "" : await request.text()
-    let parsed: unknown
+    const multipart =
+      route?.api === "transcriptions" &&
+      request.method === "POST" &&
+      (request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")
+    let form: TranscriptionForm | undefined
+    let formError: string | undefined
+    if (multipart) {
+      try {
+        form = await readForm(await request.formData())
+      } catch (error) {
+        formError = error instanceof Error ? error.message : String(error)
+      }
+    }
+    const text = request.method === "GET" || request.method === "HEAD" || multipart ? "" : await request.text()
+    let parsed: unknown = form?.fields
     let jsonError = false
     if (text !== "") {
       try {
@@ -145,9 +168,9 @@ export class MockCore {
     }
 
     if (route === undefined) return respond(notFound())
-    if (request.method !== "POST") return respond(methodNotAllowed())
+    if (request.method !== (route.method ?? "POST")) return respond(methodNotAllowed(route.method ?? "POST"))
 
-    if (route.deployment !== "container") {
+    if (route.deployment !== "container" && route.api !== "models") {
       const auth = request.headers.get("authorization") ?? ""
       const match = /^Bearer\s+(\S+)\s*$/i.exec(auth)
       if (match === null) return respond(unauthorized("missing bearer token; send 'Authorization: Bearer <token>'."))
@@ -160,6 +183,24 @@ export class MockCore {
     if (plan.rateLimit !== undefined) return respond(rateLimited(plan.rateLimit))
     if (plan.status !== undefined) return respond(injectedStatus(plan.status))
 
+    if (route.api === "models") {
+      const created = Math.floor(this.recorder.clock() / 1000)
+      return respond(jsonResponse(modelsBody(this.options.models ?? DEFAULT_MODELS, created)))
+    }
+    if (route.api === "transcriptions" && form === undefined) {
+      return respond(
+        unprocessable([
+          {
+            loc: [],
+            msg:
+              formError === undefined
+                ? "Expected a multipart/form-data body (the audio in its 'file' field)"
+                : `Malformed multipart/form-data body: ${formError}`,
+            type: "value_error",
+          },
+        ]),
+      )
+    }
     if (jsonError) return respond(unprocessable([{ loc: [0], msg: "JSON decode error", type: "json_invalid" }]))
     if (!isObject(parsed)) {
       return respond(
@@ -172,8 +213,16 @@ export class MockCore {
     const model = this.model(route, parsed)
     if (model instanceof Response) return respond(model)
 
+    const container = route.deployment === "container"
+    if (route.api === "tokenize" || route.api === "detokenize") {
+      const read = (route.api === "tokenize" ? tokenizeBody : detokenizeBody)(parsed, container)
+      if (!read.ok) return respond(unprocessable(read.issues))
+      return respond(jsonResponse(read.body))
+    }
+
+    const unique = hex32(mixSeeds(hashString(id), this.recorder.clock()))
     const meta: ResponseMeta = {
-      id: `${route.api === "completions" ? "cmpl" : "chatcmpl"}-${hex32(mixSeeds(hashString(id), this.recorder.clock()))}`,
+      id: `${ID_PREFIXES[route.api] ?? "chatcmpl-"}${unique}`,
       created: Math.floor(this.recorder.clock() / 1000),
       model,
     }
@@ -181,7 +230,28 @@ export class MockCore {
     let stream: boolean
     let frames: () => ReturnType<typeof completionsFrames>
     let json: () => Json
-    if (route.api === "completions") {
+    let failure: BodyContext["failure"]
+    if (route.api === "responses") {
+      const read = readResponses(parsed, container)
+      if (!read.ok) return respond(unprocessable(read.issues))
+      stream = read.request.stream
+      frames = () => responsesFrames(read.request, meta)
+      json = () => responsesBody(read.request, meta)
+      failure = (after) => ({ event: "response.failed", data: responsesFailure(meta, read.request.turn, after) })
+    } else if (route.api === "messages") {
+      const read = readMessages(parsed, container)
+      if (!read.ok) return respond(unprocessable(read.issues))
+      stream = read.request.stream
+      frames = () => messagesFrames(read.request, meta)
+      json = () => messagesBody(read.request, meta)
+      failure = (after) => ({ event: "error", data: messagesFailure(after) })
+    } else if (route.api === "transcriptions") {
+      const read = readTranscription(form!, container)
+      if (!read.ok) return respond(unprocessable(read.issues))
+      stream = read.request.stream
+      frames = () => transcriptionFrames(read.request)
+      json = () => transcriptionBody(read.request)
+    } else if (route.api === "completions") {
       const read = readCompletions(parsed, model)
       if (!read.ok) return respond(unprocessable(read.issues))
       stream = read.request.stream
@@ -209,6 +279,7 @@ export class MockCore {
         this.active.delete(id)
         request.signal.removeEventListener("abort", onAbort)
       },
+      failure,
     }
     const response = new Response(stream ? sseBody(frames(), ctx) : jsonBody(JSON.stringify(json()), ctx), {
       status: 200,
@@ -258,6 +329,17 @@ export class MockCore {
     return model
   }
 }
+
+/** The id prefix of each API's response (`chatcmpl-` for the others). */
+const ID_PREFIXES: Partial<Record<Route["api"], string>> = {
+  completions: "cmpl-",
+  responses: "resp_",
+  messages: "msg_",
+  transcriptions: "tr_",
+}
+
+const jsonResponse = (body: Json): Response =>
+  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } })
 
 const hex32 = (seed: number): string => {
   let out = ""

@@ -48,7 +48,16 @@ export type Deployment = "serverless" | "dedicated" | "container"
  *
  * @since 0.1.0
  */
-export type Api = "completions" | "chat" | "tools-chat"
+export type Api =
+  | "completions"
+  | "chat"
+  | "tools-chat"
+  | "responses"
+  | "messages"
+  | "transcriptions"
+  | "tokenize"
+  | "detokenize"
+  | "models"
 
 /**
  * Everything recorded about one request.

@@ -7,6 +7,8 @@ import type { Api, Deployment } from "./records.ts"
 export interface Route {
   readonly deployment: Deployment
   readonly api: Api
+  /** The method the path answers (default `POST`). */
+  readonly method?: "GET"
 }
 
 const ROUTES: Readonly<Record<string, Route>> = {
@@ -17,6 +19,22 @@ const ROUTES: Readonly<Record<string, Route>> = {
   "/dedicated/v1/chat/completions": { deployment: "dedicated", api: "chat" },
   "/v1/completions": { deployment: "container", api: "completions" },
   "/v1/chat/completions": { deployment: "container", api: "chat" },
+  "/serverless/v1/responses": { deployment: "serverless", api: "responses" },
+  "/dedicated/v1/responses": { deployment: "dedicated", api: "responses" },
+  "/v1/responses": { deployment: "container", api: "responses" },
+  "/serverless/v1/messages": { deployment: "serverless", api: "messages" },
+  "/dedicated/v1/messages": { deployment: "dedicated", api: "messages" },
+  "/v1/messages": { deployment: "container", api: "messages" },
+  "/serverless/v1/audio/transcriptions": { deployment: "serverless", api: "transcriptions" },
+  "/dedicated/v1/audio/transcriptions": { deployment: "dedicated", api: "transcriptions" },
+  "/v1/audio/transcriptions": { deployment: "container", api: "transcriptions" },
+  "/serverless/v1/tokenize": { deployment: "serverless", api: "tokenize" },
+  "/dedicated/v1/tokenize": { deployment: "dedicated", api: "tokenize" },
+  "/v1/tokenize": { deployment: "container", api: "tokenize" },
+  "/serverless/v1/detokenize": { deployment: "serverless", api: "detokenize" },
+  "/dedicated/v1/detokenize": { deployment: "dedicated", api: "detokenize" },
+  "/v1/detokenize": { deployment: "container", api: "detokenize" },
+  "/serverless/v1/models": { deployment: "serverless", api: "models", method: "GET" },
 }
 
 /**

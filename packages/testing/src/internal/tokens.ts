@@ -174,8 +174,22 @@ export const VOCAB: ReadonlyArray<VocabEntry> = [...WORDS.map((w) => ` ${w}`), .
 
 const BY_TEXT = new Map(VOCAB.map((e) => [e.text, e.id] as const))
 
+const BY_ID = new Map(VOCAB.map((e) => [e.id, e.text] as const))
+
+/** Texts outside the vocabulary seen so far, by their derived id (for detokenize); at most 65,536 are kept. */
+const SEEN = new Map<number, string>()
+
 /** The id of a token text: the vocabulary's, or one derived from the text. */
-const textIdFor = (text: string): number => BY_TEXT.get(text) ?? 50000 + (hashString(text) % 20000)
+const textIdFor = (text: string): number => {
+  const known = BY_TEXT.get(text)
+  if (known !== undefined) return known
+  const id = 50000 + (hashString(text) % 20000)
+  if (SEEN.size < 65536) SEEN.set(id, text)
+  return id
+}
+
+/** The text of a token id: the vocabulary's, or a text the mock tokenized or generated before; else `undefined`. */
+export const textOfId = (id: number): string | undefined => BY_ID.get(id) ?? SEEN.get(id)
 
 /** Splits text into the mock's token texts: each run of spaces plus the following word, or a punctuation mark. */
 export const pieces = (text: string): ReadonlyArray<string> => text.match(/\s*[^\s.,;!?]+|\s*[.,;!?]|\s+$/gu) ?? []

@@ -99,7 +99,9 @@ export const streamTests = (c: Context): void =>
 
     it("refuses a request that does not match the schema before sending it", async () => {
       const before = (await apiRequests(c.mock())).length
-      const { error } = await collect(c.client().completions.stream({ model: MODEL, prompt: "x", max_tokens: 0 }))
+      // (Friendli's description states no bound on max_tokens: a wrong type is what its Schema refuses)
+      const request = { model: MODEL, prompt: "x", max_tokens: "twelve" as unknown as number }
+      const { error } = await collect(c.client().completions.stream(request))
       assert.equal((error as { _tag?: string })._tag, "InvalidRequestError")
       assert.match((error as Error).message, /max_tokens/)
       assert.equal((await apiRequests(c.mock())).length, before)

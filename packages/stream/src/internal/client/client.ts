@@ -6,14 +6,13 @@
  * good once an item was delivered.
  */
 
-import * as Core from "@friendli-stream/core"
 import * as Cause from "effect/Cause"
 import * as Channel from "effect/Channel"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as HttpBody from "effect/http/HttpBody"
+import type * as HttpBody from "effect/http/HttpBody"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
@@ -32,7 +31,7 @@ import { decodeExplained } from "../explain.ts"
 import type { IdleLimit } from "../idle.ts"
 import type { BatchPull, OpenBody } from "../source.ts"
 import { connectionError, cutBody, statusError } from "./errors.ts"
-import { type Endpoint, requestBody } from "./request.ts"
+import type { Endpoint } from "./request.ts"
 import { parseRetryAfter, retrySchedule } from "./retry.ts"
 
 /** Turns the body of a 200 event stream into items. */
@@ -55,18 +54,6 @@ export interface ResponseSpec<A> {
   readonly guard: (u: unknown) => boolean
   readonly normalize: (u: never) => A
   readonly schema: Schema.Decoder<A>
-}
-
-export const completionResponse: ResponseSpec<Core.CompletionResponse> = {
-  guard: Core.isCompletionResponse,
-  normalize: (u) => u,
-  schema: Core.CompletionResponse,
-}
-
-export const chatResponse: ResponseSpec<Core.ChatCompletionResponse> = {
-  guard: Core.isChatCompletionResponse,
-  normalize: (u) => u,
-  schema: Core.ChatCompletionResponse,
 }
 
 /** The engine every public front calls. */
@@ -113,15 +100,15 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
   /** One attempt, up to a 2xx response; the request lives as long as the scope. */
   const send = (
     api: Endpoint,
-    body: string,
+    body: HttpBody.HttpBody,
     accept: string,
     attempt: number,
   ): Effect.Effect<HttpClientResponse.HttpClientResponse, RequestFailure, Scope.Scope> => {
     const url = options.baseURL + api.path
-    const request = HttpClientRequest.post(url, {
-      headers: { ...headers, accept },
-      body: HttpBody.text(body, "application/json"),
-    })
+    const request =
+      api.method === "GET"
+        ? HttpClientRequest.get(url, { headers: { ...headers, accept } })
+        : HttpClientRequest.post(url, { headers: { ...headers, accept }, body })
     return Effect.gen(function* () {
       const response = yield* client.execute(request).pipe(
         Effect.mapError((e) => connectionError("Send", url, e.cause ?? e)),
@@ -142,6 +129,7 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
           retryAfterMs: parseRetryAfter(get, now),
           url,
           attempts: attempt + 1,
+          method: api.method,
         }),
       )
     })
@@ -158,7 +146,7 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     request: unknown,
     decode: Decode<A>,
   ): Stream.Stream<A, RequestFailure | DecodeError> => {
-    const body = requestBody(api, request, true)
+    const body = api.body(request, true)
     if (Result.isFailure(body)) return Stream.fail(body.failure)
     const url = options.baseURL + api.path
     type Batches = BatchPull<A, RequestFailure | DecodeError>
@@ -211,7 +199,7 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     request: unknown,
     spec: ResponseSpec<A>,
   ): Effect.Effect<A, RequestFailure | InvalidResponseError> => {
-    const body = requestBody(api, request, false)
+    const body = api.body(request, false)
     if (Result.isFailure(body)) return Effect.fail(body.failure)
     const url = options.baseURL + api.path
     const run = () => {

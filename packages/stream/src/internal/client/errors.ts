@@ -67,6 +67,8 @@ export const statusError = (args: {
   readonly retryAfterMs: number | undefined
   readonly url: string
   readonly attempts: number
+  /** The request's method (default `POST`). */
+  readonly method?: "GET" | "POST" | undefined
 }): AnyStatusError => {
   const body = parseErrorBody(args.text)
   const rule = statusRule(args.status)
@@ -74,7 +76,7 @@ export const statusError = (args: {
   const tries = args.attempts > 1 ? ` after ${args.attempts} attempts` : ""
   const id = args.requestId === undefined ? "" : ` [request id ${args.requestId}]`
   return new Class({
-    message: `POST ${args.url} answered ${args.status}${tries}: ${describeBody(body, args.text)}. ${rule.advice}${id}`,
+    message: `${args.method ?? "POST"} ${args.url} answered ${args.status}${tries}: ${describeBody(body, args.text)}. ${rule.advice}${id}`,
     status: args.status,
     body,
     text: cutBody(args.text),

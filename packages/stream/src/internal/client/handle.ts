@@ -25,7 +25,7 @@ import {
   type WebResponse,
 } from "./globals.ts"
 import { errorResponse, streamResponse } from "./response.ts"
-import { DONE_EVENT, encodeError, encodeEvent } from "./sse.ts"
+import { CHAT_ENCODING, encodeError, type SseEncoding } from "./sse.ts"
 
 /** What the handle folds delivered items into. */
 export interface Accumulator<A, F> {
@@ -68,14 +68,17 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
   private readonly stream: Stream.Stream<A, E, R>
   private readonly acc: Accumulator<A, F>
   private readonly signal: AbortSignalLike | undefined
+  private readonly encoding: SseEncoding
 
   constructor(
     runtime: Runtime<R>,
     stream: Stream.Stream<A, E, R>,
     acc: Accumulator<A, F>,
     signal: AbortSignalLike | undefined,
+    encoding: SseEncoding = CHAT_ENCODING,
   ) {
     this.runtime = runtime
+    this.encoding = encoding
     this.stream = stream
     this.acc = acc
     this.signal = signal
@@ -129,7 +132,10 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
     return this.finished
   }
 
-  /** The stream as server-sent events: `data: {chunk}` per item, then `data: [iterationDone]`, or an `event: error`. */
+  /**
+   * The stream as server-sent events, in the API's own framing (chat: `data: {chunk}` per item, then `data: [DONE]`),
+   * or an `event: error`.
+   */
   toReadableStream(): WebReadableStream {
     this.claim()
     return this.sse(undefined)
@@ -159,11 +165,12 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
           head = undefined
           if (item.done) {
             closed = true
-            controller.enqueue(encodeText(DONE_EVENT))
+            if (this.encoding.done !== "") controller.enqueue(encodeText(this.encoding.done))
             controller.close()
           } else {
-            let text = encodeEvent(item.value)
-            while (this.at < this.batch.length) text += encodeEvent((await this.next()).value)
+            const encode = this.encoding.event
+            let text = encode(item.value)
+            while (this.at < this.batch.length) text += encode((await this.next()).value)
             controller.enqueue(encodeText(text))
           }
         } catch (error) {
@@ -243,7 +250,13 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
     const scope = this.scope
     this.scope = undefined
     if (scope !== undefined) await this.runtime.runPromise(Scope.close(scope, Exit.void))
-    if (how._tag === "Done") this.resolveFinished(this.acc.result())
-    else this.rejectFinished(how._tag === "Failed" ? how.error : this.controller.signal.reason)
+    if (how._tag === "Done") {
+      try {
+        this.resolveFinished(this.acc.result())
+      } catch (error) {
+        // an accumulator that could not fold what it was given (e.g. tool arguments that are not JSON)
+        this.rejectFinished(error)
+      }
+    } else this.rejectFinished(how._tag === "Failed" ? how.error : this.controller.signal.reason)
   }
 }

@@ -16,6 +16,36 @@ export const encodeEvent = (item: unknown): string => {
 /** The event that ends a stream. */
 export const DONE_EVENT = "data: [DONE]\n\n"
 
+/** How a handle re-encodes its items: each item's event, and what ends the stream (`""`: nothing). */
+export interface SseEncoding {
+  readonly event: (item: unknown) => string
+  readonly done: string
+}
+
+/** Completions, chat and tool-assisted chat: `data: {json}` (`event: tool_status`), then `data: [DONE]`. */
+export const CHAT_ENCODING: SseEncoding = { event: encodeEvent, done: DONE_EVENT }
+
+/** An event whose `type` names it (Responses, Messages), an unknown one under its own type; `event: TYPE` + data. */
+export const encodeTypedEvent = (item: unknown): string => {
+  const e = item as { readonly type?: unknown; readonly eventType?: unknown; readonly data?: unknown }
+  if (e.type === "unknown" && typeof e.eventType === "string") {
+    return `event: ${e.eventType}\ndata: ${JSON.stringify(e.data)}\n\n`
+  }
+  return `event: ${String(e.type)}\ndata: ${JSON.stringify(item)}\n\n`
+}
+
+/** Responses and Messages: `event: TYPE` + `data: {json}`, and no `[DONE]` (the terminal event ends them). */
+export const TYPED_ENCODING: SseEncoding = { event: encodeTypedEvent, done: "" }
+
+/** Transcriptions: `data: {json}` (an unknown event: its data), then `data: [DONE]`. */
+export const TRANSCRIPTION_ENCODING: SseEncoding = {
+  event: (item) => {
+    const e = item as { readonly type?: unknown; readonly eventType?: unknown; readonly data?: unknown }
+    return `data: ${JSON.stringify(e.type === "unknown" && typeof e.eventType === "string" ? e.data : item)}\n\n`
+  },
+  done: DONE_EVENT,
+}
+
 /** A failure in the OpenAI error shape: `type` is the error's `type` or class (`_tag`), `code` its code or status. */
 export const errorObject = (
   error: unknown,
