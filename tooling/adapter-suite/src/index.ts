@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe } from "@friendli-stream/test-harness"
 import { type AdapterUnderTest, makeContext } from "./support.ts"
 import { cancelTests } from "./tests/cancel.ts"
 import { faultTests } from "./tests/faults.ts"
+import { reasoningToolTests } from "./tests/reasoningTools.ts"
 import { retryTests } from "./tests/retries.ts"
 import { streamTests } from "./tests/stream.ts"
 
@@ -34,6 +35,7 @@ export const adapterSuite = (adapter: AdapterUnderTest): void =>
     beforeAll(() => context.start(), 10_000)
     afterAll(() => context.stop(), 10_000)
     streamTests(context)
+    reasoningToolTests(context)
     faultTests(context)
     retryTests(context)
     cancelTests(context)
