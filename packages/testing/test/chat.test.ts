@@ -35,7 +35,7 @@ const toolCalls = (chunks: ReadonlyArray<Record<string, unknown>>) => {
     for (const c of choicesOf(chunk)) {
       if (c.index !== 0) continue
       for (const d of (c.delta?.tool_calls ?? []) as Array<ToolCallDelta>) {
-        if (d.id !== undefined) calls[d.index] = { id: d.id, name: d.function.name ?? "", arguments: "" }
+        if (d.id != null) calls[d.index] = { id: d.id, name: d.function.name ?? "", arguments: "" }
         calls[d.index]!.arguments += d.function.arguments
       }
     }
@@ -154,6 +154,34 @@ describe("chat completions", () => {
     assert.equal(first.delta?.tool_calls?.[0]?.function.arguments, "")
     assert.ok(chunks.length > 3, "arguments arrive in several fragments")
     assert.equal(choicesOf(chunks.at(-1)!)[0]!.finish_reason, "tool_calls")
+  })
+
+  it("streams a call as Friendli does: its first delta names it, the next ones carry id and name null and a piece of the arguments", async () => {
+    const body = chatBody({ messages: [{ role: "user", content: "get_time and get_weather" }], tools: [weather, time] })
+    const { chunks } = await readStream(await post(newMock(), PATHS.serverless, body))
+    const deltas = chunks.flatMap(choicesOf).flatMap((c) => c.delta?.tool_calls ?? [])
+    for (const index of [0, 1]) {
+      const [first, ...rest] = deltas.filter((d) => d.index === index)
+      assert.match(first?.id ?? "", /^call_[0-9a-f]{16}$/)
+      assert.equal(first?.type, "function")
+      assert.ok(typeof first?.function.name === "string" && first.function.name.length > 0)
+      assert.equal(first?.function.arguments, "")
+      assert.ok(rest.length > 0, `call ${index}: its arguments arrive in ${rest.length} pieces`)
+      for (const d of rest) {
+        assert.deepEqual(
+          { id: d.id, type: d.type, name: d.function.name },
+          { id: null, type: "function", name: null },
+          JSON.stringify(d),
+        )
+        assert.ok(d.function.arguments.length > 0)
+      }
+    }
+    const roles = chunks.flatMap(choicesOf).map((c) => c.delta?.role)
+    assert.deepEqual(roles.slice(0, 1), ["assistant"])
+    assert.ok(
+      roles.slice(1).every((r) => r === undefined),
+      `only the first delta has a role: ${JSON.stringify(roles)}`,
+    )
   })
 
   it("answers with text when tool_choice is auto and no function is named", async () => {

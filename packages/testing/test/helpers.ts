@@ -53,15 +53,15 @@ export interface Choice {
   index: number
   text?: string
   token?: number
-  delta?: { role?: string; content?: string; tool_calls?: Array<ToolCallDelta> }
+  delta?: { role?: string; content?: string; reasoning_content?: string; tool_calls?: Array<ToolCallDelta> }
   finish_reason: string | null
   logprobs: unknown
 }
 export interface ToolCallDelta {
   index: number
-  id?: string
+  id?: string | null
   type?: string
-  function: { name?: string; arguments: string }
+  function: { name?: string | null; arguments: string }
 }
 
 export const choicesOf = (chunk: Record<string, unknown>): Array<Choice> => chunk.choices as Array<Choice>

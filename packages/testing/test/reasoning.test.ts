@@ -2,7 +2,16 @@
 // and max_tokens counting both.
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
-import { accumulateText, chatBody, choicesOf, completionsBody, newMock, post, readStream } from "./helpers.ts"
+import {
+  accumulateText,
+  chatBody,
+  choicesOf,
+  completionsBody,
+  newMock,
+  post,
+  readStream,
+  type ToolCallDelta,
+} from "./helpers.ts"
 
 const CHAT = "/serverless/v1/chat/completions"
 const COMPLETIONS = "/serverless/v1/completions"
@@ -11,7 +20,14 @@ interface Delta {
   readonly role?: string
   readonly content?: string
   readonly reasoning_content?: string
+  readonly tool_calls?: ReadonlyArray<ToolCallDelta>
 }
+
+const weather = {
+  type: "function",
+  function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+}
+const time = { type: "function", function: { name: "get_time", parameters: { type: "object", properties: {} } } }
 
 /** The deltas of choice 0, in order. */
 const deltas = (chunks: ReadonlyArray<Record<string, unknown>>): Array<Delta> =>
@@ -129,6 +145,84 @@ describe("reasoning", () => {
     const json = (await res.json()) as { choices: Array<{ message: { content: string; reasoning_content?: string } }> }
     assert.equal(json.choices[0]!.message.reasoning_content, streamed.reasoning)
     assert.equal(json.choices[0]!.message.content, streamed.content)
+  })
+
+  it("with tools, reasons, then says what it is about to do in content, then calls the functions", async () => {
+    const request = {
+      messages: [{ role: "user", content: "What is the weather in Paris? Use get_weather and get_time." }],
+      tools: [weather, time],
+      reasoning_effort: "low",
+    }
+    const r = await streamChat(request)
+    assert.equal(r.order[0], "reasoning")
+    const firstContent = r.order.indexOf("content")
+    assert.ok(firstContent > 0, `no preface after the reasoning: ${r.order.join(",")}`)
+    assert.ok(r.order.slice(firstContent).every((k) => k === "content"))
+    assert.match(r.content, /^\S.*get_weather and get_time/, r.content)
+    const ds = deltas(r.chunks)
+    const firstCall = ds.findIndex((d) => d.tool_calls !== undefined)
+    const textAfter = ds.slice(firstCall).filter((d) => d.content !== undefined || d.reasoning_content !== undefined)
+    assert.ok(firstCall > 0, `first call at delta ${firstCall}`)
+    assert.deepEqual(textAfter, [], "no text after the first call")
+    assert.deepEqual(
+      ds
+        .slice(firstCall)
+        .filter((d) => d.tool_calls !== undefined && d.tool_calls[0]!.id != null)
+        .map((d) => d.tool_calls![0]!.function.name),
+      ["get_weather", "get_time"],
+    )
+    assert.equal(r.finish, "tool_calls")
+    const callDeltas = ds.filter((d) => d.tool_calls !== undefined).length
+    const fragments = callDeltas - 2
+    const reasoningDeltas = r.order.filter((k) => k === "reasoning").length
+    assert.equal(r.usage.completion_tokens_details?.reasoning_tokens, reasoningDeltas)
+    assert.equal(r.usage.completion_tokens, reasoningDeltas + r.order.filter((k) => k === "content").length + fragments)
+    const again = await streamChat(request)
+    assert.deepEqual(
+      again.chunks.map((c) => c.choices),
+      r.chunks.map((c) => c.choices),
+      "the same request streams the same",
+    )
+  })
+
+  it("with tools, puts the same reasoning, preface and calls in the non-streamed message", async () => {
+    const extra = {
+      messages: [{ role: "user", content: "get_weather for Oslo" }],
+      tools: [weather],
+      reasoning_effort: "minimal",
+    }
+    const streamed = await streamChat(extra)
+    const res = await post(newMock(), CHAT, { ...chatBody(extra), stream: false })
+    const json = (await res.json()) as {
+      choices: Array<{
+        finish_reason: string
+        message: {
+          content: string | null
+          reasoning_content?: string
+          tool_calls: Array<{ function: { name: string } }>
+        }
+      }>
+    }
+    const choice = json.choices[0]!
+    assert.equal(choice.message.reasoning_content, streamed.reasoning)
+    assert.equal(choice.message.content, streamed.content)
+    assert.deepEqual(
+      choice.message.tool_calls.map((c) => c.function.name),
+      ["get_weather"],
+    )
+    assert.equal(choice.finish_reason, "tool_calls")
+  })
+
+  it("with tools, ends with length and no call when the reasoning reaches max_tokens", async () => {
+    const r = await streamChat({
+      messages: [{ role: "user", content: "get_weather for Oslo" }],
+      tools: [weather],
+      reasoning_effort: "high",
+      max_tokens: 4,
+    })
+    assert.equal(r.finish, "length")
+    assert.equal(r.usage.completion_tokens, 4)
+    assert.ok(deltas(r.chunks).every((d) => d.tool_calls === undefined))
   })
 
   it("refuses an unknown reasoning_effort naming the field", async () => {

@@ -26,6 +26,7 @@ const weather = {
   type: "function",
   function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
 }
+const time = { type: "function", function: { name: "get_time", parameters: { type: "object", properties: {} } } }
 
 const COMPLETION_CASES: ReadonlyArray<Record<string, unknown>> = [
   {},
@@ -48,6 +49,21 @@ const CHAT_CASES: ReadonlyArray<Record<string, unknown>> = [
   { reasoning_effort: "high", stream_options: { include_usage: true } },
   { reasoning_effort: "low", n: 2, logprobs: true, top_logprobs: 2 },
   { parse_reasoning: false, reasoning_effort: "minimal" },
+  {
+    messages: [{ role: "user", content: "get_weather and get_time" }],
+    tools: [weather, time],
+    reasoning_effort: "low",
+  },
+  {
+    messages: [{ role: "user", content: "get_weather" }],
+    tools: [weather],
+    reasoning_effort: "minimal",
+    parse_reasoning: false,
+    n: 2,
+    logprobs: true,
+    stream_options: { include_usage: true },
+  },
+  { messages: [{ role: "user", content: "get_weather" }], tools: [weather], include_reasoning: false },
 ]
 
 describe("strict decoding of emitted streams", () => {
@@ -82,6 +98,23 @@ describe("strict decoding of emitted streams", () => {
         }
       }
     }
+  })
+
+  it("decodes streamed tool calls whose continuation deltas carry id and name null, keeping the nulls", async () => {
+    const body = chatBody({
+      messages: [{ role: "user", content: "get_weather" }],
+      tools: [weather],
+      reasoning_effort: "low",
+    })
+    const { chunks } = await readStream(await post(newMock(), "/serverless/v1/chat/completions", body))
+    const calls = chunks.flatMap((chunk) => decodeChat(chunk).choices.flatMap((c) => c.delta.tool_calls ?? []))
+    const continuations = calls.filter((t) => t.id === null)
+    assert.ok(continuations.length > 1, `${continuations.length} deltas with id null`)
+    for (const t of continuations) {
+      assert.equal(t.function.name, null)
+      assert.equal(t.type, "function")
+    }
+    assert.equal(calls.length - continuations.length, 1, "one delta names the call")
   })
 
   it("decodes tool_status events with ToolStatusEvent and the answer with ChatCompletionChunk", async () => {

@@ -18,6 +18,7 @@ import { apiTests } from "./tests/apis.ts"
 import { cancelTests } from "./tests/cancel.ts"
 import { faultTests } from "./tests/faults.ts"
 import { protocolTests } from "./tests/protocols.ts"
+import { reasoningToolTests } from "./tests/reasoningTools.ts"
 import { retryTests } from "./tests/retries.ts"
 import { streamTests } from "./tests/stream.ts"
 
@@ -36,6 +37,7 @@ export const adapterSuite = (adapter: AdapterUnderTest): void =>
     beforeAll(() => context.start(), 10_000)
     afterAll(() => context.stop(), 10_000)
     streamTests(context)
+    reasoningToolTests(context)
     faultTests(context)
     retryTests(context)
     cancelTests(context)

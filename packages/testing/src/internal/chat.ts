@@ -6,16 +6,20 @@
  * given) the model calls every function whose name appears in the last user message; `"required"` does the same but
  * falls back to the first function; `{"type":"function","function":{"name"}}` calls that function; `"none"` and a
  * conversation whose last message is a `tool` result answer with text. `parallel_tool_calls: false` keeps one call.
+ * Calls are streamed as Friendli streams them (see `toolCalls.ts`). A request that asks for reasoning gets, before
+ * its calls, the reasoning and a short preface in `content` ("Let me look that up with get_weather."); these count
+ * towards `max_tokens`, and when they reach it the choice ends with `length` and no call. Arguments are never cut.
  */
 
 import { ChatCompletionRequest, ToolAssistedChatCompletionRequest } from "@friendli-stream/core"
 import type { ResponseMeta } from "./completions.ts"
 import type { ValidationIssue } from "./errors.ts"
 import { hashString, mixSeeds, seeded } from "./prng.ts"
-import { reasoningLength, reasoningText } from "./replies.ts"
+import { reasoningLength, reasoningText, toolPreface } from "./replies.ts"
 import { sample } from "./schema-sample.ts"
 import type { Frame } from "./sse.ts"
 import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize, words } from "./tokens.ts"
+import { type ToolCallPlan, toolCallDeltas, toolCallMessage } from "./toolCalls.ts"
 import { Checker, type GenerationParams, isObject, type Json, MAX_LOGPROBS, readGeneration } from "./validate.ts"
 
 /** The built-in tools of the tool-assisted API. */
@@ -222,16 +226,13 @@ const textOf = (content: unknown): string => {
   return ""
 }
 
-interface ToolCallPlan {
-  readonly id: string
-  readonly name: string
-  readonly arguments: string
-  readonly fragments: ReadonlyArray<string>
-}
-
+/**
+ * A choice: its generation (reasoning, then the answer's text), and for function calls the calls that follow it (a
+ * tools choice's text is empty, or its preface when reasoning was asked for).
+ */
 type ChoicePlan =
   | { readonly kind: "text"; readonly gen: Generation }
-  | { readonly kind: "tools"; readonly calls: ReadonlyArray<ToolCallPlan> }
+  | { readonly kind: "tools"; readonly gen: Generation; readonly calls: ReadonlyArray<ToolCallPlan> }
 
 const hex = (n: number): string => n.toString(16).padStart(8, "0")
 
@@ -269,21 +270,6 @@ const plans = (req: ChatRequest): ReadonlyArray<ChoicePlan> => {
   const functions = chosenFunctions(req)
   return Array.from({ length: req.n }, (_, index): ChoicePlan => {
     const seed = req.seeds?.[index]
-    if (functions.length > 0) {
-      return {
-        kind: "tools",
-        calls: functions.map((f, j) => {
-          const key = mixSeeds(promptKey, ...choiceKey(seed, index), j)
-          const args = JSON.stringify(sample(f.parameters, seeded(key)))
-          return {
-            id: `call_${hex(key)}${hex(mixSeeds(key, 1))}`,
-            name: f.name,
-            arguments: args,
-            fragments: fragment(args, key),
-          }
-        }),
-      }
-    }
     const key = mixSeeds(promptKey, ...choiceKey(seed, index))
     const thought =
       req.reasoning === undefined ? [] : pieces(reasoningText(lastUserText(req), req.reasoning.sentences, key))
@@ -298,6 +284,34 @@ const plans = (req: ChatRequest): ReadonlyArray<ChoicePlan> => {
       minTokens: req.minTokens,
       ignoreEos: req.ignoreEos,
       stop: req.stop,
+    }
+    if (functions.length > 0) {
+      // a reasoning model thinks, says what it is about to do, then calls; another one calls straight away
+      const preface =
+        req.reasoning === undefined
+          ? []
+          : pieces(
+              toolPreface(
+                functions.map((f) => f.name),
+                key,
+              ),
+            )
+      const gen = generate({ ...common, minTokens: 0, ignoreEos: false, stop: [], script: preface })
+      if (gen.finishReason === "length") return { kind: "text", gen }
+      return {
+        kind: "tools",
+        gen,
+        calls: functions.map((f, j) => {
+          const callKey = mixSeeds(promptKey, ...choiceKey(seed, index), j)
+          const args = JSON.stringify(sample(f.parameters, seeded(callKey)))
+          return {
+            id: `call_${hex(callKey)}${hex(mixSeeds(callKey, 1))}`,
+            name: f.name,
+            arguments: args,
+            fragments: fragment(args, callKey),
+          }
+        }),
+      }
     }
     if (req.responseFormat.type === "json_object") {
       const schema = req.responseFormat.schema ?? { type: "object", properties: { answer: { type: "string" } } }
@@ -317,9 +331,9 @@ const promptTokens = (req: ChatRequest): number => {
 }
 
 const completionTokens = (plan: ChoicePlan): number =>
-  plan.kind === "text"
-    ? plan.gen.reasoning.length + plan.gen.tokens.length
-    : plan.calls.reduce((s, c) => s + c.fragments.length, 0)
+  plan.gen.reasoning.length +
+  plan.gen.tokens.length +
+  (plan.kind === "tools" ? plan.calls.reduce((s, c) => s + c.fragments.length, 0) : 0)
 
 /** The tags around an unparsed reasoning (`parse_reasoning: false`): it stays in `content`. */
 const THINK_OPEN = "<think>\n"
@@ -327,7 +341,7 @@ const THINK_CLOSE = "\n</think>\n\n"
 
 /** How a choice's reasoning is sent: as `reasoning_content`, inside `content`, or not at all. */
 const reasoningMode = (req: ChatRequest, plan: ChoicePlan): "parsed" | "inline" | "none" =>
-  plan.kind !== "text" || req.reasoning === undefined || plan.gen.reasoning.length === 0
+  req.reasoning === undefined || plan.gen.reasoning.length === 0
     ? "none"
     : !req.reasoning.parse
       ? "inline"
@@ -338,7 +352,7 @@ const reasoningMode = (req: ChatRequest, plan: ChoicePlan): "parsed" | "inline" 
 const usageOf = (req: ChatRequest, ps: ReadonlyArray<ChoicePlan>) => {
   const prompt = promptTokens(req)
   const completion = ps.reduce((s, p) => s + completionTokens(p), 0)
-  const reasoning = ps.reduce((s, p) => s + (p.kind === "text" ? p.gen.reasoning.length : 0), 0)
+  const reasoning = ps.reduce((s, p) => s + p.gen.reasoning.length, 0)
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
@@ -417,6 +431,23 @@ const toolStatusFrames = (req: ChatRequest, meta: ResponseMeta, toolError: boole
   return frames
 }
 
+/**
+ * The text of a choice as deltas, in order: its reasoning (as `reasoning_content`, or in `content` between `<think>`
+ * tags, or left out), then its answer (or a tools choice's preface) as `content`, with the tokens for logprobs.
+ */
+const textDeltas = (
+  req: ChatRequest,
+  plan: ChoicePlan,
+): ReadonlyArray<{ text: string; field: string; token: GeneratedToken | undefined }> => {
+  const mode = reasoningMode(req, plan)
+  const thought = mode === "none" ? [] : plan.gen.reasoning.map((t) => t.text)
+  const reasoning =
+    mode === "inline"
+      ? [THINK_OPEN, ...thought, THINK_CLOSE].map((text) => ({ text, field: "content", token: undefined }))
+      : thought.map((text) => ({ text, field: "reasoning_content", token: undefined }))
+  return [...reasoning, ...plan.gen.tokens.map((t) => ({ text: t.text, field: "content", token: t }))]
+}
+
 /** The streamed events of a chat request, `[DONE]` included. */
 export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: boolean): ReadonlyArray<Frame> => {
   const ps = plans(req)
@@ -427,56 +458,25 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
   })
   // each choice as a list of deltas, then interleave the choices step by step
   const perChoice = ps.map((plan, index): Array<Frame> => {
-    const out: Array<Frame> = []
-    if (plan.kind === "text") {
-      const mode = reasoningMode(req, plan)
-      // reasoning first: as reasoning_content deltas, or inside content between <think> tags
-      const thought = mode === "none" ? [] : plan.gen.reasoning.map((t) => t.text)
-      const texts =
-        mode === "inline"
-          ? [THINK_OPEN, ...thought, THINK_CLOSE].map((text) => ({ text, field: "content", token: undefined }))
-          : thought.map((text) => ({ text, field: "reasoning_content", token: undefined }))
-      const all: Array<{ text: string; field: string; token: GeneratedToken | undefined }> = [
-        ...texts,
-        ...plan.gen.tokens.map((t) => ({ text: t.text, field: "content", token: t })),
-      ]
-      if (all.length === 0)
-        out.push(chunk({ index, delta: { role: "assistant", content: "" }, finish_reason: null, logprobs: null }))
-      all.forEach(({ text, field, token }, i) => {
-        out.push(
-          chunk({
-            index,
-            delta: i === 0 ? { role: "assistant", [field]: text } : { [field]: text },
-            finish_reason: null,
-            logprobs: req.logprobs && token !== undefined ? { content: [tokenLogprob(token, req.topLogprobs)] } : null,
-          }),
-        )
-      })
-    } else {
-      plan.calls.forEach((call, j) => {
-        out.push(
-          chunk({
-            index,
-            delta: {
-              ...(j === 0 ? { role: "assistant" } : {}),
-              tool_calls: [{ index: j, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
-            },
-            finish_reason: null,
-            logprobs: null,
-          }),
-        )
-        for (const piece of call.fragments) {
-          out.push(
-            chunk({
-              index,
-              delta: { tool_calls: [{ index: j, type: "function", function: { arguments: piece } }] },
-              finish_reason: null,
-              logprobs: null,
-            }),
+    const texts = textDeltas(req, plan)
+    // the role comes with the choice's first delta only
+    const deltas: Array<{ delta: Json; token: GeneratedToken | undefined }> = [
+      ...texts.map(({ text, field, token }) => ({ delta: { [field]: text }, token })),
+      ...(plan.kind === "tools"
+        ? plan.calls.flatMap((call, j) =>
+            toolCallDeltas(call, j).map((t) => ({ delta: { tool_calls: [t] }, token: undefined })),
           )
-        }
-      })
-    }
+        : []),
+    ]
+    if (deltas.length === 0) deltas.push({ delta: { content: "" }, token: undefined })
+    const out = deltas.map(({ delta, token }, i) =>
+      chunk({
+        index,
+        delta: i === 0 ? { role: "assistant", ...delta } : delta,
+        finish_reason: null,
+        logprobs: req.logprobs && token !== undefined ? { content: [tokenLogprob(token, req.topLogprobs)] } : null,
+      }),
+    )
     out.push(chunk({ index, delta: {}, finish_reason: finishOf(plan), logprobs: null }))
     return out
   })
@@ -504,15 +504,17 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
   return frames
 }
 
-const messageOf = (req: ChatRequest, plan: ChoicePlan & { readonly kind: "text" }): Json => {
+/** A choice's message without its calls: content (a tools choice without text has none) and reasoning. */
+const messageOf = (req: ChatRequest, plan: ChoicePlan): Json => {
   const thought = plan.gen.reasoning.map((t) => t.text).join("")
+  const answer = plan.kind === "tools" && plan.gen.text === "" ? null : plan.gen.text
   switch (reasoningMode(req, plan)) {
     case "parsed":
-      return { role: "assistant", content: plan.gen.text, reasoning_content: thought }
+      return { role: "assistant", content: answer, reasoning_content: thought }
     case "inline":
-      return { role: "assistant", content: `${THINK_OPEN}${thought}${THINK_CLOSE}${plan.gen.text}` }
+      return { role: "assistant", content: `${THINK_OPEN}${thought}${THINK_CLOSE}${answer ?? ""}` }
     case "none":
-      return { role: "assistant", content: plan.gen.text }
+      return { role: "assistant", content: answer }
   }
 }
 
@@ -528,18 +530,10 @@ export const chatBody = (req: ChatRequest, meta: ResponseMeta): Json => {
       message:
         plan.kind === "text"
           ? messageOf(req, plan)
-          : {
-              role: "assistant",
-              content: null,
-              tool_calls: plan.calls.map((c) => ({
-                id: c.id,
-                type: "function",
-                function: { name: c.name, arguments: c.arguments },
-              })),
-            },
+          : { ...messageOf(req, plan), tool_calls: plan.calls.map(toolCallMessage) },
       finish_reason: finishOf(plan),
       logprobs:
-        req.logprobs && plan.kind === "text"
+        req.logprobs && (plan.kind === "text" || plan.gen.tokens.length > 0)
           ? { content: plan.gen.tokens.map((t) => tokenLogprob(t, req.topLogprobs)) }
           : null,
     })),

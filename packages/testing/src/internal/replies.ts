@@ -195,3 +195,20 @@ export const reasoningText = (prompt: string, sentences: number, key: number): s
   const thoughts = Array.from({ length: sentences - 1 }, (_, i) => THOUGHTS[(start + i) % THOUGHTS.length]!)
   return [opening, ...thoughts].join("")
 }
+
+/** Ways to say, before calling functions, that the model is about to: `{}` stands for the functions' names. */
+const PREFACES: ReadonlyArray<string> = [
+  "Let me look that up with {}.",
+  "I will check that with {}.",
+  "One moment — I will call {} for that.",
+  "Good question; {} should know.",
+]
+
+/**
+ * What a reasoning model says before its function calls, naming the functions (`a`, `a and b`, `a, b and c`); which
+ * way it says it depends on `key` only.
+ */
+export const toolPreface = (names: ReadonlyArray<string>, key: number): string => {
+  const list = names.length <= 1 ? (names[0] ?? "a tool") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
+  return PREFACES[mixSeeds(key, 0x70f) % PREFACES.length]!.replace("{}", list)
+}
