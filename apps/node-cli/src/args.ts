@@ -12,6 +12,10 @@ export interface CliOptions {
   readonly logprobs: number | undefined
   readonly maxTokens: number
   readonly seed: number | undefined
+  /** `temperature`, sent as given: the API schema's bounds are the client's to check. */
+  readonly temperature: number | undefined
+  /** `top_p`, sent as given (the API schema says from 0, exclusive, to 1, inclusive). */
+  readonly topP: number | undefined
   readonly json: boolean
   /** Dedicated endpoint id (talks to `dedicated`). */
   readonly endpoint: string | undefined
@@ -45,6 +49,8 @@ Options:
   --logprobs <k>         show each token's log probability and its top k alternatives
   --max-tokens <count>   at most this many tokens, reasoning included (default 64; 200 with --reasoning)
   --seed <int>           a seed, for reproducible sampling
+  --temperature <t>      the sampling temperature (lower is closer to greedy)
+  --top-p <p>            nucleus sampling: keep the likeliest tokens up to this probability mass (0 < p ≤ 1)
   --reasoning [effort]   a chat completion that reasons first (effort: ${REASONING_EFFORTS.join(", ")};
                          default medium): the reasoning is shown dimmed, then the answer, with both timings
   --json                 print each chunk as one JSON line instead of text
@@ -64,6 +70,13 @@ const integer = (name: string, value: string | undefined, min: number): number |
   const n = Number(value)
   if (!Number.isSafeInteger(n) || n < min)
     throw new UsageError(`--${name} takes a whole number ≥ ${min}, got "${value}"`)
+  return n
+}
+
+const decimal = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (value.trim() === "" || !Number.isFinite(n)) throw new UsageError(`--${name} takes a number, got "${value}"`)
   return n
 }
 
@@ -92,6 +105,8 @@ export const parseCli = (argv: ReadonlyArray<string>): CliOptions => {
     // a reasoning model needs room to think before it answers
     maxTokens: integer("max-tokens", values["max-tokens"], 1) ?? (reasoning === undefined ? 64 : 200),
     seed: integer("seed", values.seed, 0),
+    temperature: decimal("temperature", values.temperature),
+    topP: decimal("top-p", values["top-p"]),
     json: values.json ?? false,
     endpoint: values.endpoint,
     model: values.model,
@@ -126,6 +141,8 @@ const parse = (argv: ReadonlyArray<string>) =>
       logprobs: { type: "string" },
       "max-tokens": { type: "string" },
       seed: { type: "string" },
+      temperature: { type: "string" },
+      "top-p": { type: "string" },
       json: { type: "boolean" },
       endpoint: { type: "string" },
       model: { type: "string" },

@@ -79,6 +79,8 @@ export const startStream = (
     max_tokens: o.maxTokens,
     n: o.n,
     ...(o.seed === undefined ? {} : { seed: o.seed }),
+    ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+    ...(o.topP === undefined ? {} : { top_p: o.topP }),
   }
   if (o.chat) {
     const request = {

@@ -117,12 +117,12 @@ describe("requests", () => {
     const server = fakeServer(sse([]))
     const layer = FriendliClient.layer(options).pipe(Layer.provide(server.layer))
     const { error } = await runStream(layer, (c) =>
-      c.completions.stream({ model: "m", prompt: "Hi", logprobs: "many", n: "two" } as never),
+      c.completions.stream({ model: "m", prompt: "Hi", top_p: 1.5, frequency_penalty: -3 }),
     )
     assert.ok(error instanceof InvalidRequestError)
     assert.deepEqual(error.explanation.split("\n").sort(), [
-      'logprobs: Expected number | null | undefined, got "many"',
-      'n: Expected number | null | undefined, got "two"',
+      "frequency_penalty: Expected a value greater than or equal to -2, got -3",
+      "top_p: Expected a value less than or equal to 1, got 1.5",
     ])
     assert.equal(server.seen.length, 0)
   })

@@ -162,6 +162,8 @@ describe("request validation", () => {
   })
 
   it("answers 422 naming each bad chat field", async () => {
+    // the description requires a function's parameters (a JSON Schema object)
+    const parameters = { type: "object", properties: {} }
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ messages: [] }, "body.messages"],
       [{ messages: "hi" }, "body.messages"],
@@ -172,15 +174,25 @@ describe("request validation", () => {
       [{ top_logprobs: 2 }, "body.top_logprobs"],
       [{ logprobs: true, top_logprobs: 21 }, "body.top_logprobs"],
       [{ tools: [{ type: "function" }] }, "body.tools.0.function"],
-      [{ tools: [{ type: "function", function: { name: "bad name", parameters: {} } }] }, "body.tools.0.function.name"],
+      [{ tools: [{ type: "function", function: { name: "f" } }] }, "body.tools.0.function.parameters"],
+      [{ tools: [{ type: "function", function: { name: "bad name", parameters } }] }, "body.tools.0.function.name"],
+      [{ tools: [{ type: "function", function: { name: "f".repeat(65), parameters } }] }, "body.tools.0.function.name"],
       [{ tool_choice: "sometimes" }, "body.tool_choice"],
+      [{ tool_choice: { type: "function", function: { name: "g.h" } } }, "body.tool_choice.function.name"],
       [
         {
-          tools: [{ type: "function", function: { name: "f", parameters: {} } }],
+          tools: [{ type: "function", function: { name: "f", parameters } }],
           tool_choice: { type: "function", function: { name: "g" } },
         },
         "body.tool_choice.function.name",
       ],
+      [{ top_p: 0 }, "body.top_p"],
+      [{ frequency_penalty: 2.5 }, "body.frequency_penalty"],
+      [{ presence_penalty: -2.5 }, "body.presence_penalty"],
+      [{ min_p: 1.5 }, "body.min_p"],
+      [{ top_k: -1 }, "body.top_k"],
+      [{ repetition_penalty: 0 }, "body.repetition_penalty"],
+      [{ reasoning_budget: 0 }, "body.reasoning_budget"],
       [{ tool_choice: "required" }, "body.tool_choice"],
       [{ response_format: { type: "json_object", schema: "{" } }, "body.response_format.schema"],
       [{ parallel_tool_calls: 1 }, "body.parallel_tool_calls"],

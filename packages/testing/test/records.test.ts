@@ -69,7 +69,8 @@ describe("records", () => {
     const mock = newMock()
     await post(mock, PATH, completionsBody(), { token: null })
     await post(mock, "/nowhere", {})
-    await post(mock, PATH, completionsBody({ n: 17 }))
+    // top_p is from 0 (exclusive) to 1 (inclusive) in the description
+    await post(mock, PATH, completionsBody({ top_p: 0 }))
     assert.deepEqual(
       mock.requests.map((r) => [r.path, r.status, r.outcome]),
       [

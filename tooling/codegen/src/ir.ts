@@ -26,6 +26,8 @@ export interface PrimitiveNode {
   readonly minLength?: number
   /** `maxLength` (strings only; UTF-16 code units). */
   readonly maxLength?: number
+  /** `pattern` (strings only): an ECMAScript regular expression the string must match somewhere (unanchored). */
+  readonly pattern?: string
 }
 
 export interface NullNode {

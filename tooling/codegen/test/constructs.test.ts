@@ -26,10 +26,10 @@ const table = (construct: string, cases: ReadonlyArray<Case>): void => {
 table("primitives", [
   { name: "a string is a string", given: { type: "string" }, want: { kind: "string" }, wantSchema: "Schema.String" },
   {
-    name: "a string's length bounds it; its format and pattern are documentation only",
-    given: { type: "string", format: "date-time", pattern: "^a", minLength: 1, maxLength: 3 },
-    want: { kind: "string", minLength: 1, maxLength: 3 },
-    wantSchema: "Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(3))",
+    name: "a string's length and pattern bound it; its format is documentation only",
+    given: { type: "string", format: "date-time", pattern: "^a/b$", minLength: 1, maxLength: 3 },
+    want: { kind: "string", minLength: 1, maxLength: 3, pattern: "^a/b$" },
+    wantSchema: "Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(3), Schema.isPattern(/^a\\/b$/u))",
   },
   {
     name: "exclusive bounds bound a number",
@@ -65,6 +65,15 @@ table("primitives", [
   { name: "an empty schema is any value", given: {}, want: { kind: "unknown" }, wantSchema: "Schema.Unknown" },
   { name: "the schema true is any value", given: true, want: { kind: "unknown" }, wantSchema: "Schema.Unknown" },
 ])
+
+describe("patterns", () => {
+  it("a pattern that is not an ECMAScript regular expression is an error naming it", () => {
+    assert.throws(
+      () => parsed({ type: "string", pattern: "^(a" }),
+      /pattern "\^\(a" is not an ECMAScript regular expression/,
+    )
+  })
+})
 
 table("documentation", [
   {

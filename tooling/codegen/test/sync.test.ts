@@ -136,10 +136,54 @@ describe("the sync", () => {
 
   it("reads overlay targets with dotted names and quoted brackets", () => {
     assert.deepStrictEqual(pathSegments("$.paths['/v1/chat/completions#stream'].post"), [
-      "paths",
-      "/v1/chat/completions#stream",
-      "post",
+      ["paths"],
+      ["/v1/chat/completions#stream"],
+      ["post"],
     ])
     assert.throws(() => pathSegments("$.a[*]"), /cannot read it/)
+  })
+
+  it("reads a union of names and an array index in a target", () => {
+    assert.deepStrictEqual(pathSegments("$.components.schemas['A', \"B\"].properties.n.anyOf[0]"), [
+      ["components"],
+      ["schemas"],
+      ["A", "B"],
+      ["properties"],
+      ["n"],
+      ["anyOf"],
+      ["0"],
+    ])
+    assert.throws(() => pathSegments("$.a['b',]"), /cannot read it/)
+  })
+
+  it("applies an action with a union target to each schema it names, and fails naming the one that is missing", () => {
+    const bounded = (target: string) =>
+      overlay([
+        { target, description: "prose bound", "x-evidence": ["upstream: Body.n description"], update: { minimum: 0 } },
+      ])
+    const doc = upstream()
+    doc.components.schemas.Delta.properties = {
+      ...doc.components.schemas.Delta.properties,
+      n: { type: "integer" },
+    } as never
+    const d = derive(doc, bounded("$.components.schemas['Body','Delta'].properties.n"), config)
+    const schemas = (d.document.components as { schemas: Record<string, { properties: Record<string, object> }> })
+      .schemas
+    assert.deepStrictEqual(schemas.Body!.properties.n, { type: "integer", minimum: 0 })
+    assert.deepStrictEqual(schemas.Delta!.properties.n, { type: "integer", minimum: 0 })
+    assert.throws(
+      () => derive(upstream(), bounded("$.components.schemas['Body','Delta'].properties.n"), config),
+      /\$\.components\.schemas\.Delta\.properties\.n does not exist/,
+    )
+  })
+
+  it("updates an anyOf member chosen by index", () => {
+    const doc = upstream()
+    doc.components.schemas.Body.properties.n = { anyOf: [{ type: "integer" }, { type: "null" }] } as never
+    const action = { target: "$.components.schemas.Body.properties.n.anyOf[0]", description: "d", "x-evidence": ["e"] }
+    const d = derive(doc, overlay([{ ...action, update: { maximum: 2 } }]), config)
+    const schemas = (d.document.components as { schemas: Record<string, { properties: Record<string, object> }> })
+      .schemas
+    assert.deepStrictEqual(schemas.Body!.properties.n, { anyOf: [{ type: "integer", maximum: 2 }, { type: "null" }] })
   })
 })

@@ -18,6 +18,8 @@ describe("the command line", () => {
       { chat: o.chat, n: o.n, logprobs: o.logprobs, maxTokens: o.maxTokens, seed: o.seed, json: o.json },
       { chat: true, n: 3, logprobs: 5, maxTokens: 10, seed: 42, json: true },
     )
+    const sampling = parseCli(["--temperature", "0.7", "--top-p", "0.9"])
+    assert.deepStrictEqual({ temperature: sampling.temperature, topP: sampling.topP }, { temperature: 0.7, topP: 0.9 })
     assert.equal(parseCli(["--endpoint", "ep-1"]).endpoint, "ep-1")
     assert.equal(parseCli(["--base-url", "http://gpu:8000"]).baseUrl, "http://gpu:8000")
   })
@@ -36,6 +38,12 @@ describe("the command line", () => {
       (e) => e instanceof UsageError && /--max-tokens/.test(e.message),
     )
     assert.throws(() => parseCli(["-n", "0"]), /--n takes a whole number ≥ 1, got "0"/)
+  })
+
+  it("names the flag whose value is not a number, and leaves a number's range to the API schema", () => {
+    assert.throws(() => parseCli(["--top-p", "high"]), /--top-p takes a number, got "high"/)
+    assert.throws(() => parseCli(["--temperature", ""]), /--temperature takes a number, got ""/)
+    assert.equal(parseCli(["--top-p", "1.5"]).topP, 1.5)
   })
 
   it("rejects unknown flags and a dedicated endpoint together with a serverless model", () => {

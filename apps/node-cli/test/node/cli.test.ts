@@ -128,12 +128,13 @@ describe("friendli-demo with a server of your own", () => {
 
   it("refuses a request the API schema forbids before sending it, one line per wrong field", async () => {
     mock.clearRecords()
-    const run = await cli(["Hello", "--base-url", server.url, "--chat", "--logprobs", "100"])
+    const run = await cli(["Hello", "--base-url", server.url, "--chat", "--top-p", "1.5", "--temperature", "0.5"])
     assert.equal(run.code, 1, run.stderr)
     assert.match(
       run.stderr,
-      /InvalidRequestError: the request was not sent; fix these fields:\n {2}top_logprobs: .*20.*100\n/,
+      /InvalidRequestError: the request was not sent; fix these fields:\n {2}top_p: .*less than or equal to 1.*1\.5\n/,
     )
+    assert.doesNotMatch(run.stderr, /temperature/, run.stderr)
     assert.doesNotMatch(run.stderr, /Missing key|at \[/, run.stderr)
     assert.equal(mock.requests.length, 0, "the request reached the server")
   }, 30_000)

@@ -631,9 +631,11 @@ export function isChatCompleteBodyToolChoiceFunction(u: unknown): u is ChatCompl
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
   const o = u as { readonly [key: string]: unknown }
   const p0 = o.name
-  if (!(typeof p0 === "string")) return false
+  if (!(typeof p0 === "string" && p0.length <= 64 && isChatCompleteBodyToolChoiceFunction$0.test(p0))) return false
   return true
 }
+
+const isChatCompleteBodyToolChoiceFunction$0 = /^[A-Za-z0-9_-]+$/u
 
 /**
  * Tells whether a value is a `ToolChoice` on the wire: a compiled check with the same verdict as
@@ -881,13 +883,13 @@ export function isCompletionRequestWithPrompt(u: unknown): u is CompletionReques
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionRequestWithPrompt$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionRequestWithPrompt$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -895,7 +897,7 @@ export function isCompletionRequestWithPrompt(u: unknown): u is CompletionReques
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -905,9 +907,9 @@ export function isCompletionRequestWithPrompt(u: unknown): u is CompletionReques
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -929,13 +931,14 @@ export function isCompletionRequestWithPrompt(u: unknown): u is CompletionReques
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionRequestWithPrompt$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.prompt
   if (!(typeof p31 === "string" || isCompletionRequestWithPrompt$9(p31))) return false
   return true
@@ -1052,13 +1055,13 @@ export function isCompletionRequestWithTokens(u: unknown): u is CompletionReques
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionRequestWithTokens$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionRequestWithTokens$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -1066,7 +1069,7 @@ export function isCompletionRequestWithTokens(u: unknown): u is CompletionReques
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -1076,9 +1079,9 @@ export function isCompletionRequestWithTokens(u: unknown): u is CompletionReques
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -1100,13 +1103,14 @@ export function isCompletionRequestWithTokens(u: unknown): u is CompletionReques
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionRequestWithTokens$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.tokens
   if (!isCompletionRequestWithTokens$9(p31)) return false
   return true
@@ -1318,13 +1322,13 @@ export function isCompletionsDedicatedBodyWithPrompt(u: unknown): u is Completio
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsDedicatedBodyWithPrompt$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsDedicatedBodyWithPrompt$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -1332,7 +1336,7 @@ export function isCompletionsDedicatedBodyWithPrompt(u: unknown): u is Completio
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -1342,9 +1346,9 @@ export function isCompletionsDedicatedBodyWithPrompt(u: unknown): u is Completio
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -1370,13 +1374,14 @@ export function isCompletionsDedicatedBodyWithPrompt(u: unknown): u is Completio
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsDedicatedBodyWithPrompt$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.prompt
   if (!(typeof p31 === "string" || isCompletionsDedicatedBodyWithPrompt$9(p31))) return false
   return true
@@ -1493,13 +1498,13 @@ export function isCompletionsDedicatedBodyWithTokens(u: unknown): u is Completio
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsDedicatedBodyWithTokens$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsDedicatedBodyWithTokens$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -1507,7 +1512,7 @@ export function isCompletionsDedicatedBodyWithTokens(u: unknown): u is Completio
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -1517,9 +1522,9 @@ export function isCompletionsDedicatedBodyWithTokens(u: unknown): u is Completio
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -1545,13 +1550,14 @@ export function isCompletionsDedicatedBodyWithTokens(u: unknown): u is Completio
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsDedicatedBodyWithTokens$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.tokens
   if (!isCompletionsDedicatedBodyWithTokens$9(p31)) return false
   return true
@@ -1721,13 +1727,13 @@ export function isCompletionsServerlessBodyWithPrompt(u: unknown): u is Completi
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsServerlessBodyWithPrompt$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsServerlessBodyWithPrompt$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -1735,7 +1741,7 @@ export function isCompletionsServerlessBodyWithPrompt(u: unknown): u is Completi
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -1745,9 +1751,9 @@ export function isCompletionsServerlessBodyWithPrompt(u: unknown): u is Completi
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -1773,13 +1779,14 @@ export function isCompletionsServerlessBodyWithPrompt(u: unknown): u is Completi
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsServerlessBodyWithPrompt$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.prompt
   if (!(typeof p31 === "string" || isCompletionsServerlessBodyWithPrompt$9(p31))) return false
   return true
@@ -1896,13 +1903,13 @@ export function isCompletionsServerlessBodyWithTokens(u: unknown): u is Completi
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsServerlessBodyWithTokens$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsServerlessBodyWithTokens$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -1910,7 +1917,7 @@ export function isCompletionsServerlessBodyWithTokens(u: unknown): u is Completi
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -1920,9 +1927,9 @@ export function isCompletionsServerlessBodyWithTokens(u: unknown): u is Completi
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -1948,13 +1955,14 @@ export function isCompletionsServerlessBodyWithTokens(u: unknown): u is Completi
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsServerlessBodyWithTokens$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.tokens
   if (!isCompletionsServerlessBodyWithTokens$9(p31)) return false
   return true
@@ -2071,13 +2079,13 @@ export function isCompletionsStreamBodyWithPrompt(u: unknown): u is CompletionsS
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsStreamBodyWithPrompt$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsStreamBodyWithPrompt$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -2085,7 +2093,7 @@ export function isCompletionsStreamBodyWithPrompt(u: unknown): u is CompletionsS
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -2095,9 +2103,9 @@ export function isCompletionsStreamBodyWithPrompt(u: unknown): u is CompletionsS
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -2123,13 +2131,14 @@ export function isCompletionsStreamBodyWithPrompt(u: unknown): u is CompletionsS
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsStreamBodyWithPrompt$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.prompt
   if (!(typeof p31 === "string" || isCompletionsStreamBodyWithPrompt$9(p31))) return false
   return true
@@ -2246,13 +2255,13 @@ export function isCompletionsStreamBodyWithTokens(u: unknown): u is CompletionsS
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsStreamBodyWithTokens$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsStreamBodyWithTokens$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -2260,7 +2269,7 @@ export function isCompletionsStreamBodyWithTokens(u: unknown): u is CompletionsS
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -2270,9 +2279,9 @@ export function isCompletionsStreamBodyWithTokens(u: unknown): u is CompletionsS
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -2298,13 +2307,14 @@ export function isCompletionsStreamBodyWithTokens(u: unknown): u is CompletionsS
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsStreamBodyWithTokens$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.tokens
   if (!isCompletionsStreamBodyWithTokens$9(p31)) return false
   return true
@@ -2423,13 +2433,13 @@ export function isCompletionsStreamDedicatedBodyWithPrompt(
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsStreamDedicatedBodyWithPrompt$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsStreamDedicatedBodyWithPrompt$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -2437,7 +2447,7 @@ export function isCompletionsStreamDedicatedBodyWithPrompt(
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -2447,9 +2457,9 @@ export function isCompletionsStreamDedicatedBodyWithPrompt(
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -2475,13 +2485,14 @@ export function isCompletionsStreamDedicatedBodyWithPrompt(
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsStreamDedicatedBodyWithPrompt$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.prompt
   if (!(typeof p31 === "string" || isCompletionsStreamDedicatedBodyWithPrompt$9(p31))) return false
   return true
@@ -2600,13 +2611,13 @@ export function isCompletionsStreamDedicatedBodyWithTokens(
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsStreamDedicatedBodyWithTokens$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsStreamDedicatedBodyWithTokens$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -2614,7 +2625,7 @@ export function isCompletionsStreamDedicatedBodyWithTokens(
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -2624,9 +2635,9 @@ export function isCompletionsStreamDedicatedBodyWithTokens(
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -2652,13 +2663,14 @@ export function isCompletionsStreamDedicatedBodyWithTokens(
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsStreamDedicatedBodyWithTokens$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.tokens
   if (!isCompletionsStreamDedicatedBodyWithTokens$9(p31)) return false
   return true
@@ -2777,13 +2789,13 @@ export function isCompletionsStreamServerlessBodyWithPrompt(
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -2791,7 +2803,7 @@ export function isCompletionsStreamServerlessBodyWithPrompt(
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -2801,9 +2813,9 @@ export function isCompletionsStreamServerlessBodyWithPrompt(
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -2829,13 +2841,14 @@ export function isCompletionsStreamServerlessBodyWithPrompt(
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.prompt
   if (!(typeof p31 === "string" || isCompletionsStreamServerlessBodyWithPrompt$9(p31))) return false
   return true
@@ -2954,13 +2967,13 @@ export function isCompletionsStreamServerlessBodyWithTokens(
   const p4 = o.encoder_no_repeat_ngram
   if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
   const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
   const p6 = o.eos_token
   if (p6 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$3(p6) || p6 === null)) return false
   const p7 = o.forced_output_tokens
   if (p7 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$4(p7) || p7 === null)) return false
   const p8 = o.frequency_penalty
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
   const p9 = o.logprobs
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.max_tokens
@@ -2968,7 +2981,7 @@ export function isCompletionsStreamServerlessBodyWithTokens(
   const p11 = o.max_total_tokens
   if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
   const p12 = o.min_p
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
   const p13 = o.min_tokens
   if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
   const p14 = o.min_total_tokens
@@ -2978,9 +2991,9 @@ export function isCompletionsStreamServerlessBodyWithTokens(
   const p16 = o.no_repeat_ngram
   if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
   const p17 = o.presence_penalty
-  if (p17 !== undefined && !(typeof p17 === "number" || p17 === null)) return false
+  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
   const p18 = o.repetition_penalty
-  if (p18 !== undefined && !(typeof p18 === "number" || p18 === null)) return false
+  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
   const p19 = o.response_format
   if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
   const p20 = o.seed
@@ -3006,13 +3019,14 @@ export function isCompletionsStreamServerlessBodyWithTokens(
   const p26 = o.token_index_to_replace
   if (p26 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$8(p26) || p26 === null)) return false
   const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27)) || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
+    return false
   const p28 = o.top_p
-  if (p28 !== undefined && !(typeof p28 === "number" || p28 === null)) return false
+  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
   const p29 = o.xtc_threshold
-  if (p29 !== undefined && !(typeof p29 === "number" || p29 === null)) return false
+  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
   const p30 = o.xtc_probability
-  if (p30 !== undefined && !(typeof p30 === "number" || p30 === null)) return false
+  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
   const p31 = o.tokens
   if (!isCompletionsStreamServerlessBodyWithTokens$9(p31)) return false
   return true
@@ -3125,7 +3139,7 @@ export function isServerVadChunkingStrategy(u: unknown): u is ServerVadChunkingS
   const p2 = o.silence_duration_ms
   if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
   const p3 = o.threshold
-  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 1) || p3 === null)) return false
   return true
 }
 
@@ -3150,7 +3164,7 @@ export function isContainerAudioTranscriptionBody(u: unknown): u is ContainerAud
   const p4 = o.stream
   if (p4 !== undefined && !(typeof p4 === "boolean" || p4 === null)) return false
   const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
   return true
 }
 
@@ -3175,7 +3189,7 @@ export function isContainerAudioTranscriptionStreamBody(u: unknown): u is Contai
   const p4 = o.stream
   if (p4 !== undefined && !(typeof p4 === "boolean")) return false
   const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
   return true
 }
 
@@ -3263,13 +3277,15 @@ export function isFunctionDefinition(u: unknown): u is FunctionDefinitionEncoded
   const p0 = o.description
   if (p0 !== undefined && !(typeof p0 === "string" || p0 === null)) return false
   const p1 = o.name
-  if (!(typeof p1 === "string")) return false
+  if (!(typeof p1 === "string" && p1.length <= 64 && isFunctionDefinition$0.test(p1))) return false
   const p2 = o.parameters
-  if (!isFunctionDefinition$0(p2)) return false
+  if (!isFunctionDefinition$1(p2)) return false
   return true
 }
 
-function isFunctionDefinition$0(u: unknown): boolean {
+const isFunctionDefinition$0 = /^[A-Za-z0-9_-]+$/u
+
+function isFunctionDefinition$1(u: unknown): boolean {
   return typeof u === "object" && u !== null && !Array.isArray(u)
 }
 
@@ -3480,7 +3496,7 @@ export function isChatCompletionRequest(u: unknown): u is ChatCompletionRequestE
   const p3 = o.eos_token
   if (p3 !== undefined && !(isChatCompletionRequest$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isChatCompletionRequest$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -3488,15 +3504,15 @@ export function isChatCompletionRequest(u: unknown): u is ChatCompletionRequestE
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -3513,7 +3529,8 @@ export function isChatCompletionRequest(u: unknown): u is ChatCompletionRequestE
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -3535,15 +3552,16 @@ export function isChatCompletionRequest(u: unknown): u is ChatCompletionRequestE
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isChatCompletionRequest$6(p28) || p28 === null)) return false
   const p29 = o.min_tokens
@@ -3625,7 +3643,7 @@ export function isContainerChatCompletionStreamBody(u: unknown): u is ContainerC
   const p3 = o.eos_token
   if (p3 !== undefined && !(isContainerChatCompletionStreamBody$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isContainerChatCompletionStreamBody$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -3633,15 +3651,15 @@ export function isContainerChatCompletionStreamBody(u: unknown): u is ContainerC
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -3658,7 +3676,8 @@ export function isContainerChatCompletionStreamBody(u: unknown): u is ContainerC
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -3684,15 +3703,16 @@ export function isContainerChatCompletionStreamBody(u: unknown): u is ContainerC
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isContainerChatCompletionStreamBody$6(p28) || p28 === null)) return false
   const p29 = o.min_tokens
@@ -5601,9 +5621,9 @@ export function isResponsesTextFormatJsonSchema(u: unknown): u is ResponsesTextF
   const p0 = o.type
   if (!(p0 === "json_schema")) return false
   const p1 = o.name
-  if (!(typeof p1 === "string")) return false
+  if (!(typeof p1 === "string" && p1.length <= 64 && isResponsesTextFormatJsonSchema$0.test(p1))) return false
   const p2 = o.schema
-  if (!isResponsesTextFormatJsonSchema$0(p2)) return false
+  if (!isResponsesTextFormatJsonSchema$1(p2)) return false
   const p3 = o.description
   if (p3 !== undefined && !(typeof p3 === "string" || p3 === null)) return false
   const p4 = o.strict
@@ -5611,7 +5631,9 @@ export function isResponsesTextFormatJsonSchema(u: unknown): u is ResponsesTextF
   return true
 }
 
-function isResponsesTextFormatJsonSchema$0(u: unknown): boolean {
+const isResponsesTextFormatJsonSchema$0 = /^[A-Za-z0-9_-]+$/u
+
+function isResponsesTextFormatJsonSchema$1(u: unknown): boolean {
   return typeof u === "object" && u !== null && !Array.isArray(u)
 }
 
@@ -5764,7 +5786,7 @@ export function isContainerResponsesBody(u: unknown): u is ContainerResponsesBod
   const p2 = o.max_output_tokens
   if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
   const p3 = o.temperature
-  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
   const p4 = o.top_p
   if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
   const p5 = o.parallel_tool_calls
@@ -5830,7 +5852,7 @@ export function isContainerResponsesStreamBody(u: unknown): u is ContainerRespon
   const p2 = o.max_output_tokens
   if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
   const p3 = o.temperature
-  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
   const p4 = o.top_p
   if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
   const p5 = o.parallel_tool_calls
@@ -6516,7 +6538,7 @@ export function isDedicatedAudioTranscriptionBody(u: unknown): u is DedicatedAud
   const p4 = o.stream
   if (p4 !== undefined && !(typeof p4 === "boolean" || p4 === null)) return false
   const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
   return true
 }
 
@@ -6541,7 +6563,7 @@ export function isDedicatedAudioTranscriptionStreamBody(u: unknown): u is Dedica
   const p4 = o.stream
   if (p4 !== undefined && !(typeof p4 === "boolean")) return false
   const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
   return true
 }
 
@@ -6599,7 +6621,7 @@ export function isDedicatedChatCompletionBody(u: unknown): u is DedicatedChatCom
   const p3 = o.eos_token
   if (p3 !== undefined && !(isDedicatedChatCompletionBody$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isDedicatedChatCompletionBody$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -6607,15 +6629,15 @@ export function isDedicatedChatCompletionBody(u: unknown): u is DedicatedChatCom
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -6632,7 +6654,8 @@ export function isDedicatedChatCompletionBody(u: unknown): u is DedicatedChatCom
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -6654,15 +6677,16 @@ export function isDedicatedChatCompletionBody(u: unknown): u is DedicatedChatCom
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isDedicatedChatCompletionBody$6(p28) || p28 === null)) return false
   const p29 = o.min_tokens
@@ -6744,7 +6768,7 @@ export function isDedicatedChatCompletionStreamBody(u: unknown): u is DedicatedC
   const p3 = o.eos_token
   if (p3 !== undefined && !(isDedicatedChatCompletionStreamBody$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isDedicatedChatCompletionStreamBody$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -6752,15 +6776,15 @@ export function isDedicatedChatCompletionStreamBody(u: unknown): u is DedicatedC
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -6777,7 +6801,8 @@ export function isDedicatedChatCompletionStreamBody(u: unknown): u is DedicatedC
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -6803,15 +6828,16 @@ export function isDedicatedChatCompletionStreamBody(u: unknown): u is DedicatedC
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isDedicatedChatCompletionStreamBody$6(p28) || p28 === null)) return false
   const p29 = o.min_tokens
@@ -7430,7 +7456,7 @@ export function isDedicatedResponsesBody(u: unknown): u is DedicatedResponsesBod
   const p2 = o.max_output_tokens
   if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
   const p3 = o.temperature
-  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
   const p4 = o.top_p
   if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
   const p5 = o.parallel_tool_calls
@@ -7496,7 +7522,7 @@ export function isDedicatedResponsesStreamBody(u: unknown): u is DedicatedRespon
   const p2 = o.max_output_tokens
   if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
   const p3 = o.temperature
-  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
   const p4 = o.top_p
   if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
   const p5 = o.parallel_tool_calls
@@ -7672,6 +7698,7 @@ export function isFileBuiltInTool(u: unknown): u is FileBuiltInToolEncoded {
 
 function isFileBuiltInTool$0(u: unknown): boolean {
   if (!Array.isArray(u)) return false
+  if (u.length > 1) return false
   for (let i = 0; i < u.length; i++) {
     const e: unknown = u[i]
     if (!(typeof e === "string")) return false
@@ -7861,7 +7888,7 @@ export function isServerlessAudioTranscriptionBody(u: unknown): u is ServerlessA
   const p4 = o.stream
   if (p4 !== undefined && !(typeof p4 === "boolean" || p4 === null)) return false
   const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
   return true
 }
 
@@ -7888,7 +7915,7 @@ export function isServerlessAudioTranscriptionStreamBody(
   const p4 = o.stream
   if (p4 !== undefined && !(typeof p4 === "boolean")) return false
   const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
+  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
   return true
 }
 
@@ -7946,7 +7973,7 @@ export function isServerlessChatCompletionBody(u: unknown): u is ServerlessChatC
   const p3 = o.eos_token
   if (p3 !== undefined && !(isServerlessChatCompletionBody$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isServerlessChatCompletionBody$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -7954,15 +7981,15 @@ export function isServerlessChatCompletionBody(u: unknown): u is ServerlessChatC
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -7979,7 +8006,8 @@ export function isServerlessChatCompletionBody(u: unknown): u is ServerlessChatC
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -8001,15 +8029,16 @@ export function isServerlessChatCompletionBody(u: unknown): u is ServerlessChatC
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isServerlessChatCompletionBody$6(p28) || p28 === null)) return false
   const p29 = o.min_tokens
@@ -8091,7 +8120,7 @@ export function isServerlessChatCompletionStreamBody(u: unknown): u is Serverles
   const p3 = o.eos_token
   if (p3 !== undefined && !(isServerlessChatCompletionStreamBody$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isServerlessChatCompletionStreamBody$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -8099,15 +8128,15 @@ export function isServerlessChatCompletionStreamBody(u: unknown): u is Serverles
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -8124,7 +8153,8 @@ export function isServerlessChatCompletionStreamBody(u: unknown): u is Serverles
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -8150,15 +8180,16 @@ export function isServerlessChatCompletionStreamBody(u: unknown): u is Serverles
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isServerlessChatCompletionStreamBody$6(p28) || p28 === null)) return false
   const p29 = o.min_tokens
@@ -8700,7 +8731,7 @@ export function isServerlessResponsesBody(u: unknown): u is ServerlessResponsesB
   const p2 = o.max_output_tokens
   if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
   const p3 = o.temperature
-  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
   const p4 = o.top_p
   if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
   const p5 = o.parallel_tool_calls
@@ -8766,7 +8797,7 @@ export function isServerlessResponsesStreamBody(u: unknown): u is ServerlessResp
   const p2 = o.max_output_tokens
   if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
   const p3 = o.temperature
-  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
   const p4 = o.top_p
   if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
   const p5 = o.parallel_tool_calls
@@ -8966,7 +8997,7 @@ export function isToolAssistedChatCompletionRequest(u: unknown): u is ToolAssist
   const p3 = o.eos_token
   if (p3 !== undefined && !(isToolAssistedChatCompletionRequest$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isToolAssistedChatCompletionRequest$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -8974,15 +9005,15 @@ export function isToolAssistedChatCompletionRequest(u: unknown): u is ToolAssist
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -8999,7 +9030,8 @@ export function isToolAssistedChatCompletionRequest(u: unknown): u is ToolAssist
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -9025,15 +9057,16 @@ export function isToolAssistedChatCompletionRequest(u: unknown): u is ToolAssist
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isToolAssistedChatCompletionRequest$6(p28) || p28 === null)) return false
   const p29 = o.resume_generation
@@ -9087,6 +9120,7 @@ function isToolAssistedChatCompletionRequest$5(u: unknown): boolean {
 
 function isToolAssistedChatCompletionRequest$6(u: unknown): boolean {
   if (!Array.isArray(u)) return false
+  if (u.length > 128) return false
   for (let i = 0; i < u.length; i++) {
     const e: unknown = u[i]
     if (!isToolAssistedChatTool(e)) return false
@@ -9115,7 +9149,7 @@ export function isServerlessToolAssistedChatCompletionStreamBody(
   const p3 = o.eos_token
   if (p3 !== undefined && !(isServerlessToolAssistedChatCompletionStreamBody$2(p3) || p3 === null)) return false
   const p4 = o.frequency_penalty
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
   const p5 = o.logit_bias
   if (p5 !== undefined && !(isServerlessToolAssistedChatCompletionStreamBody$3(p5) || p5 === null)) return false
   const p6 = o.logprobs
@@ -9123,15 +9157,15 @@ export function isServerlessToolAssistedChatCompletionStreamBody(
   const p7 = o.max_tokens
   if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
   const p8 = o.min_p
-  if (p8 !== undefined && !(typeof p8 === "number" || p8 === null)) return false
+  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
   const p9 = o.n
   if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
   const p10 = o.parallel_tool_calls
   if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
   const p11 = o.presence_penalty
-  if (p11 !== undefined && !(typeof p11 === "number" || p11 === null)) return false
+  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
   const p12 = o.repetition_penalty
-  if (p12 !== undefined && !(typeof p12 === "number" || p12 === null)) return false
+  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
   const p13 = o.reasoning_effort
   if (
     p13 !== undefined &&
@@ -9148,7 +9182,8 @@ export function isServerlessToolAssistedChatCompletionStreamBody(
   )
     return false
   const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
+  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
+    return false
   const p15 = o.seed
   if (
     p15 !== undefined &&
@@ -9174,15 +9209,16 @@ export function isServerlessToolAssistedChatCompletionStreamBody(
   const p22 = o.tool_choice
   if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
   const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23)) || p23 === null)) return false
+  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
+    return false
   const p24 = o.top_logprobs
   if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
   const p25 = o.top_p
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
+  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
   const p26 = o.xtc_threshold
-  if (p26 !== undefined && !(typeof p26 === "number" || p26 === null)) return false
+  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
   const p27 = o.xtc_probability
-  if (p27 !== undefined && !(typeof p27 === "number" || p27 === null)) return false
+  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
   const p28 = o.tools
   if (p28 !== undefined && !(isServerlessToolAssistedChatCompletionStreamBody$6(p28) || p28 === null)) return false
   const p29 = o.resume_generation
@@ -9236,6 +9272,7 @@ function isServerlessToolAssistedChatCompletionStreamBody$5(u: unknown): boolean
 
 function isServerlessToolAssistedChatCompletionStreamBody$6(u: unknown): boolean {
   if (!Array.isArray(u)) return false
+  if (u.length > 128) return false
   for (let i = 0; i < u.length; i++) {
     const e: unknown = u[i]
     if (!isToolAssistedChatTool(e)) return false

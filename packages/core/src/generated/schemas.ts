@@ -517,7 +517,7 @@ export type ChatCompletionChoiceEncoded = typeof ChatCompletionChoice.Encoded
 export const ChatCompleteBodyToolChoiceFunction = preserving(
   Schema.Struct({
     /** The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
-    name: Schema.String,
+    name: Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[A-Za-z0-9_-]+$/u)),
   }),
 ).annotate({ identifier: "ChatCompleteBodyToolChoiceFunction" })
 
@@ -936,13 +936,15 @@ export const CompletionRequestWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -950,7 +952,9 @@ export const CompletionRequestWithPrompt = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -960,9 +964,11 @@ export const CompletionRequestWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -979,13 +985,17 @@ export const CompletionRequestWithPrompt = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
@@ -1026,13 +1036,15 @@ export const CompletionRequestWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1040,7 +1052,9 @@ export const CompletionRequestWithTokens = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1050,9 +1064,11 @@ export const CompletionRequestWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1069,13 +1085,17 @@ export const CompletionRequestWithTokens = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
@@ -1189,13 +1209,15 @@ export const CompletionsDedicatedBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1203,7 +1225,9 @@ export const CompletionsDedicatedBodyWithPrompt = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1213,9 +1237,11 @@ export const CompletionsDedicatedBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1232,13 +1258,17 @@ export const CompletionsDedicatedBodyWithPrompt = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
@@ -1279,13 +1309,15 @@ export const CompletionsDedicatedBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1293,7 +1325,9 @@ export const CompletionsDedicatedBodyWithTokens = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1303,9 +1337,11 @@ export const CompletionsDedicatedBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1322,13 +1358,17 @@ export const CompletionsDedicatedBodyWithTokens = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
@@ -1439,13 +1479,15 @@ export const CompletionsServerlessBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1453,7 +1495,9 @@ export const CompletionsServerlessBodyWithPrompt = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1463,9 +1507,11 @@ export const CompletionsServerlessBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1482,13 +1528,17 @@ export const CompletionsServerlessBodyWithPrompt = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
@@ -1529,13 +1579,15 @@ export const CompletionsServerlessBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1543,7 +1595,9 @@ export const CompletionsServerlessBodyWithTokens = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1553,9 +1607,11 @@ export const CompletionsServerlessBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1572,13 +1628,17 @@ export const CompletionsServerlessBodyWithTokens = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
@@ -1619,13 +1679,15 @@ export const CompletionsStreamBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1633,7 +1695,9 @@ export const CompletionsStreamBodyWithPrompt = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1643,9 +1707,11 @@ export const CompletionsStreamBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1662,13 +1728,17 @@ export const CompletionsStreamBodyWithPrompt = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
@@ -1709,13 +1779,15 @@ export const CompletionsStreamBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1723,7 +1795,9 @@ export const CompletionsStreamBodyWithTokens = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1733,9 +1807,11 @@ export const CompletionsStreamBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1752,13 +1828,17 @@ export const CompletionsStreamBodyWithTokens = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
@@ -1799,13 +1879,15 @@ export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1813,7 +1895,9 @@ export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1823,9 +1907,11 @@ export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1842,13 +1928,17 @@ export const CompletionsStreamDedicatedBodyWithPrompt = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
@@ -1889,13 +1979,15 @@ export const CompletionsStreamDedicatedBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1903,7 +1995,9 @@ export const CompletionsStreamDedicatedBodyWithTokens = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -1913,9 +2007,11 @@ export const CompletionsStreamDedicatedBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -1932,13 +2028,17 @@ export const CompletionsStreamDedicatedBodyWithTokens = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
@@ -1979,13 +2079,15 @@ export const CompletionsStreamServerlessBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -1993,7 +2095,9 @@ export const CompletionsStreamServerlessBodyWithPrompt = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -2003,9 +2107,11 @@ export const CompletionsStreamServerlessBodyWithPrompt = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -2022,13 +2128,17 @@ export const CompletionsStreamServerlessBodyWithPrompt = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
     prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   }),
@@ -2069,13 +2179,15 @@ export const CompletionsStreamServerlessBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
     encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
     forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
     logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
@@ -2083,7 +2195,9 @@ export const CompletionsStreamServerlessBodyWithTokens = preserving(
     /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
     max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
     min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
@@ -2093,9 +2207,11 @@ export const CompletionsStreamServerlessBodyWithTokens = preserving(
     /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
     no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
     /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
@@ -2112,13 +2228,17 @@ export const CompletionsStreamServerlessBodyWithTokens = preserving(
     /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
     token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
     tokens: Schema.Array(Schema.Int),
   }),
@@ -2155,7 +2275,9 @@ export const ServerVadChunkingStrategy = preserving(
     /** Duration of silence to detect speech stop (in milliseconds). With shorter values the model will respond more quickly, but may jump in on short pauses from the user. */
     silence_duration_ms: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Sensitivity threshold (0.0 to 1.0) for voice activity detection. A higher threshold will require louder audio to activate the model, and thus might perform better in noisy environments. */
-    threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
   }),
 ).annotate({ identifier: "ServerVadChunkingStrategy" })
 
@@ -2194,7 +2316,9 @@ export const ContainerAudioTranscriptionBody = preserving(
     /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
   }),
 ).annotate({ identifier: "ContainerAudioTranscriptionBody" })
 
@@ -2233,7 +2357,9 @@ export const ContainerAudioTranscriptionStreamBody = preserving(
     /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
     /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
   }),
 ).annotate({ identifier: "ContainerAudioTranscriptionStreamBody" })
 
@@ -2402,7 +2528,7 @@ export const FunctionDefinition = preserving(
     /** A description of what the function does, used by the model to choose when and how to call the function. */
     description: Schema.optional(Schema.NullOr(Schema.String)),
     /** The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
-    name: Schema.String,
+    name: Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[A-Za-z0-9_-]+$/u)),
     /** The parameters the functions accepts, described as a JSON Schema object. To represent a function with no parameters, use the value `{"type": "object", "properties": {}}`. */
     parameters: Schema.Record(Schema.String, Schema.Unknown),
   }),
@@ -2777,7 +2903,9 @@ export const ChatCompletionRequest = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -2785,21 +2913,25 @@ export const ChatCompletionRequest = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -2817,15 +2949,19 @@ export const ChatCompletionRequest = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
@@ -2868,7 +3004,9 @@ export const ContainerChatCompletionStreamBody = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -2876,21 +3014,25 @@ export const ContainerChatCompletionStreamBody = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -2908,15 +3050,19 @@ export const ContainerChatCompletionStreamBody = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
@@ -5611,7 +5757,7 @@ export const ResponsesTextFormatJsonSchema = preserving(
     /** The type of response format being defined. Always `json_schema`. */
     type: Schema.Literal("json_schema"),
     /** The name of the response format. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64. */
-    name: Schema.String,
+    name: Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[A-Za-z0-9_-]+$/u)),
     /** The schema for the response format, described as a JSON Schema object. */
     schema: Schema.Record(Schema.String, Schema.Unknown),
     /** A description of what the response format is for, used by the model to determine how to respond in the format. */
@@ -5896,7 +6042,9 @@ export const ContainerResponsesBody = preserving(
     /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
     /** Whether to allow the model to run tool calls in parallel. */
@@ -5954,7 +6102,9 @@ export const ContainerResponsesStreamBody = preserving(
     /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
     /** Whether to allow the model to run tool calls in parallel. */
@@ -6919,7 +7069,9 @@ export const DedicatedAudioTranscriptionBody = preserving(
     /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
   }),
 ).annotate({ identifier: "DedicatedAudioTranscriptionBody" })
 
@@ -6958,7 +7110,9 @@ export const DedicatedAudioTranscriptionStreamBody = preserving(
     /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
     /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
   }),
 ).annotate({ identifier: "DedicatedAudioTranscriptionStreamBody" })
 
@@ -7073,7 +7227,9 @@ export const DedicatedChatCompletionBody = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -7081,21 +7237,25 @@ export const DedicatedChatCompletionBody = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -7113,15 +7273,19 @@ export const DedicatedChatCompletionBody = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
@@ -7164,7 +7328,9 @@ export const DedicatedChatCompletionStreamBody = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -7172,21 +7338,25 @@ export const DedicatedChatCompletionStreamBody = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -7204,15 +7374,19 @@ export const DedicatedChatCompletionStreamBody = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
@@ -7821,7 +7995,9 @@ export const DedicatedResponsesBody = preserving(
     /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
     /** Whether to allow the model to run tool calls in parallel. */
@@ -7879,7 +8055,9 @@ export const DedicatedResponsesStreamBody = preserving(
     /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
     /** Whether to allow the model to run tool calls in parallel. */
@@ -8069,7 +8247,7 @@ export const FileBuiltInTool = preserving(
     /** The type of the file parser tool. Only .txt and .pdf files are supported. */
     type: Schema.Literal("file:text"),
     /** A List of file IDs. For now, only one file is supported. */
-    files: Schema.Array(Schema.String),
+    files: Schema.Array(Schema.String).check(Schema.isMaxLength(1)),
   }),
 ).annotate({ identifier: "FileBuiltInTool" })
 
@@ -8352,7 +8530,9 @@ export const ServerlessAudioTranscriptionBody = preserving(
     /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
   }),
 ).annotate({ identifier: "ServerlessAudioTranscriptionBody" })
 
@@ -8391,7 +8571,9 @@ export const ServerlessAudioTranscriptionStreamBody = preserving(
     /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
     stream: Schema.optional(Schema.Boolean),
     /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
   }),
 ).annotate({ identifier: "ServerlessAudioTranscriptionStreamBody" })
 
@@ -8506,7 +8688,9 @@ export const ServerlessChatCompletionBody = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -8514,21 +8698,25 @@ export const ServerlessChatCompletionBody = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -8546,15 +8734,19 @@ export const ServerlessChatCompletionBody = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
@@ -8597,7 +8789,9 @@ export const ServerlessChatCompletionStreamBody = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -8605,21 +8799,25 @@ export const ServerlessChatCompletionStreamBody = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -8637,15 +8835,19 @@ export const ServerlessChatCompletionStreamBody = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
     tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
     /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
@@ -9174,7 +9376,9 @@ export const ServerlessResponsesBody = preserving(
     /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
     /** Whether to allow the model to run tool calls in parallel. */
@@ -9232,7 +9436,9 @@ export const ServerlessResponsesStreamBody = preserving(
     /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
     max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
+    temperature: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
     top_p: Schema.optional(Schema.NullOr(Schema.Number)),
     /** Whether to allow the model to run tool calls in parallel. */
@@ -9483,7 +9689,9 @@ export const ToolAssistedChatCompletionRequest = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -9491,21 +9699,25 @@ export const ToolAssistedChatCompletionRequest = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -9523,17 +9735,21 @@ export const ToolAssistedChatCompletionRequest = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. A maximum of 128 functions is supported. Use this to provide a list of functions the model may generate JSON inputs for. For more detailed information about each tool, please refer [here](https://friendli.ai/docs/guides/model-apis/tool-assisted-api#built-in-tools). */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool))),
+    tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool).check(Schema.isMaxLength(128)))),
     /** Enable to continue text generation even after an error occurs during a tool call. Note that enabling this option may use more tokens, as the system generates additional content to handle errors gracefully. However, if the system fails more than 8 times, the generation will stop regardless. ***Tip*** This is useful in scenarios where you want to maintain text generation flow despite errors, such as when generating long-form content. The user will not be interrupted by tool call issues, ensuring a smoother experience. */
     resume_generation: Schema.optional(Schema.Boolean),
   }),
@@ -9572,7 +9788,9 @@ export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
     /** A list of endpoint sentence tokens. */
     eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    frequency_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
     logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
     /** Whether to return log probabilities of the output tokens or not. */
@@ -9580,21 +9798,25 @@ export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
     /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
     max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
     /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    min_p: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
     n: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Whether to enable parallel function calling. */
     parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
     /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    presence_penalty: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
+    ),
     /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number)),
+    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
     /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
     reasoning_effort: Schema.optional(
       Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
     ),
     /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int)),
+    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
     /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
     seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
     /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
@@ -9612,17 +9834,21 @@ export const ServerlessToolAssistedChatCompletionStreamBody = preserving(
     /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
     tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
     /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
+    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
     /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
     top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
     /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
+    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
     /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_threshold: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(Schema.NullOr(Schema.Number)),
+    xtc_probability: Schema.optional(
+      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
+    ),
     /** A list of tools the model may call. A maximum of 128 functions is supported. Use this to provide a list of functions the model may generate JSON inputs for. For more detailed information about each tool, please refer [here](https://friendli.ai/docs/guides/model-apis/tool-assisted-api#built-in-tools). */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool))),
+    tools: Schema.optional(Schema.NullOr(Schema.Array(ToolAssistedChatTool).check(Schema.isMaxLength(128)))),
     /** Enable to continue text generation even after an error occurs during a tool call. Note that enabling this option may use more tokens, as the system generates additional content to handle errors gracefully. However, if the system fails more than 8 times, the generation will stop regardless. ***Tip*** This is useful in scenarios where you want to maintain text generation flow despite errors, such as when generating long-form content. The user will not be interrupted by tool call issues, ensuring a smoother experience. */
     resume_generation: Schema.optional(Schema.Boolean),
   }),

@@ -1,7 +1,9 @@
 /**
  * `type: string | number | integer | boolean | null`, with their bounds: `minimum`, `maximum`, `exclusiveMinimum`
- * and `exclusiveMaximum` on numbers, `minLength` and `maxLength` on strings. `integer` means a safe integer, as
- * `Schema.Int` does. `format` and `pattern` are documentation only: servers and clients disagree on them.
+ * and `exclusiveMaximum` on numbers, `minLength`, `maxLength` and `pattern` on strings. `integer` means a safe
+ * integer, as `Schema.Int` does. `pattern` is an ECMAScript regular expression, unanchored as JSON Schema says
+ * (a pattern that means the whole string says `^…$`), read with the `u` flag. `format` is documentation only:
+ * servers and clients disagree on it.
  */
 import type { Node, PrimitiveNode } from "../ir.ts"
 import type { SchemaObject } from "./context.ts"
@@ -24,8 +26,22 @@ export const parsePrimitive = (type: string, schema: SchemaObject): Node | undef
     const v = schema[b]
     if (typeof v === "number" && Number.isFinite(v)) node[b] = v
   }
+  if (kind === "string" && typeof schema.pattern === "string") node.pattern = checkedPattern(schema.pattern)
   return node
 }
+
+/** A `pattern`, once it is known to compile as a `u`-flag regular expression (throws naming it otherwise). */
+const checkedPattern = (pattern: string): string => {
+  try {
+    new RegExp(pattern, "u")
+  } catch (e) {
+    throw new Error(`pattern ${JSON.stringify(pattern)} is not an ECMAScript regular expression: ${String(e)}`)
+  }
+  return pattern
+}
+
+/** A regular expression literal of a `pattern` (a `/` in it escaped). */
+const regexLiteral = (pattern: string): string => `/${pattern.replace(/(?<!\\)\//g, "\\/")}/u`
 
 const base = { string: "Schema.String", number: "Schema.Number", integer: "Schema.Int", boolean: "Schema.Boolean" }
 
@@ -38,6 +54,7 @@ const schemaChecks = (node: PrimitiveNode): Array<string> => {
   if (node.exclusiveMaximum !== undefined) checks.push(`Schema.isLessThan(${node.exclusiveMaximum})`)
   if (node.minLength !== undefined) checks.push(`Schema.isMinLength(${node.minLength})`)
   if (node.maxLength !== undefined) checks.push(`Schema.isMaxLength(${node.maxLength})`)
+  if (node.pattern !== undefined) checks.push(`Schema.isPattern(${regexLiteral(node.pattern)})`)
   return checks
 }
 
@@ -47,8 +64,15 @@ export const primitiveSchema = (node: PrimitiveNode): string => {
   return checks.length === 0 ? base[node.kind] : `${base[node.kind]}.check(${checks.join(", ")})`
 }
 
-/** The guard expression of a primitive over `value` (an identifier). */
-export const primitiveGuard = (node: PrimitiveNode, value: string): string => {
+/**
+ * The guard expression of a primitive over `value` (an identifier). `regex` names a pattern's regular expression
+ * literal where the guard can reach it (the guards file hoists it to a module constant, so a call allocates nothing).
+ */
+export const primitiveGuard = (
+  node: PrimitiveNode,
+  value: string,
+  regex: (literal: string) => string = (literal) => literal,
+): string => {
   const checks: Array<string> = []
   if (node.kind === "integer") checks.push(`typeof ${value} === "number"`, `Number.isSafeInteger(${value})`)
   else checks.push(`typeof ${value} === ${JSON.stringify(node.kind)}`)
@@ -58,5 +82,6 @@ export const primitiveGuard = (node: PrimitiveNode, value: string): string => {
   if (node.exclusiveMaximum !== undefined) checks.push(`${value} < ${node.exclusiveMaximum}`)
   if (node.minLength !== undefined) checks.push(`${value}.length >= ${node.minLength}`)
   if (node.maxLength !== undefined) checks.push(`${value}.length <= ${node.maxLength}`)
+  if (node.pattern !== undefined) checks.push(`${regex(regexLiteral(node.pattern))}.test(${value})`)
   return checks.join(" && ")
 }

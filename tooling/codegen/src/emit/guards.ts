@@ -37,7 +37,11 @@ const guardWriter = (identifier: (name: string) => string, owner: string): Guard
       case "number":
       case "integer":
       case "boolean":
-        return primitiveGuard(node, value)
+        return primitiveGuard(node, value, (literal) => {
+          const name = `${owner}$${counter++}`
+          helpers.push(`const ${name} = ${literal}`)
+          return name
+        })
       case "null":
         return `${value} === null`
       case "unknown":

@@ -4,7 +4,7 @@
  * `remove: true`. An action whose target does not exist fails the sync, so an upstream change that moves a schema
  * is noticed instead of silently dropping our correction.
  */
-import { at, pathSegments } from "./pointer.ts"
+import { pathSegments, select } from "./pointer.ts"
 
 /** One overlay action. */
 export interface OverlayAction {
@@ -54,27 +54,25 @@ export const readOverlay = (u: unknown): Overlay => {
   return u as unknown as Overlay
 }
 
-/** Applies an overlay to a document, in place. */
+/** Applies an overlay to a document, in place; a target with a union of names applies to each node it names. */
 export const applyOverlay = (document: unknown, overlay: Overlay): void => {
   for (const action of overlay.actions) {
-    const segments = pathSegments(action.target)
-    const parent = at(document, segments.slice(0, -1))
-    const key = segments[segments.length - 1]
-    if (!isRecord(parent) || key === undefined) {
-      throw new Error(`overlay target ${action.target} does not exist in the upstream description`)
+    for (const { parent, key, path } of select(document, pathSegments(action.target))) {
+      const from = path === action.target ? "" : ` (in ${action.target})`
+      const missing = () => new Error(`overlay target ${path} does not exist in the upstream description${from}`)
+      if (!isRecord(parent) && !Array.isArray(parent)) throw missing()
+      const holder = parent as Record<string, unknown>
+      if (!(key in holder) || holder[key] === undefined) throw missing()
+      if (action.remove === true) {
+        if (Array.isArray(parent)) throw new Error(`overlay target ${path}: array items cannot be removed`)
+        delete holder[key]
+        continue
+      }
+      const target = holder[key]
+      if (!isRecord(target) || !isRecord(action.update)) {
+        throw new Error(`overlay target ${path}: only objects can be updated`)
+      }
+      merge(target, action.update)
     }
-    if (action.remove === true) {
-      if (!(key in parent))
-        throw new Error(`overlay target ${action.target} does not exist in the upstream description`)
-      delete parent[key]
-      continue
-    }
-    const target = parent[key]
-    if (target === undefined)
-      throw new Error(`overlay target ${action.target} does not exist in the upstream description`)
-    if (!isRecord(target) || !isRecord(action.update)) {
-      throw new Error(`overlay target ${action.target}: only objects can be updated`)
-    }
-    merge(target, action.update)
   }
 }

@@ -50,6 +50,18 @@ const cases: ReadonlyArray<Case> = [
     rejects: [{ s: "" }, { s: "abcd" }, { a: [] }, { a: [1, 2, 3] }],
   },
   {
+    name: "a pattern is matched anywhere unless anchored, and a slash in it is a slash",
+    given: {
+      type: "object",
+      properties: {
+        name: { type: "string", pattern: "^[A-Za-z0-9_-]+$", maxLength: 4 },
+        path: { type: "string", pattern: "a/b" },
+      },
+    },
+    accepts: [{}, { name: "a_-9" }, { path: "xa/by" }],
+    rejects: [{ name: "" }, { name: "a b" }, { name: "é" }, { name: "abcde" }, { path: "ab" }, { name: 1 }],
+  },
+  {
     name: "enums accept only their values",
     given: { enum: ["a", 1, true, null] },
     accepts: ["a", 1, true, null],

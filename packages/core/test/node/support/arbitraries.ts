@@ -1,8 +1,9 @@
 /**
  * fast-check arbitraries built by walking an OpenAPI description (not the generated code): `valid` makes values
  * the description allows (nullable fields null and absent, every enum value, every union member, optional
- * properties present and absent, numbers within their bounds); `invalid` makes values it refuses (a wrong type at
- * one field, a missing required property, a value outside an enum, a number out of bounds, too few items).
+ * properties present and absent, numbers within their bounds, strings within their lengths and matching their
+ * `pattern`); `invalid` makes values it refuses (a wrong type at one field, a missing required property, a value
+ * outside an enum, a number out of bounds, a string too short, too long or not matching, too few items).
  */
 import fc from "fast-check"
 
@@ -70,8 +71,15 @@ const validOfType = (components: Components, s: Json, type: string, depth: numbe
       return fc.constant(null)
     case "boolean":
       return fc.boolean()
-    case "string":
-      return fc.string({ minLength: num(s.minLength) ?? 0, maxLength: num(s.maxLength) ?? 12 })
+    case "string": {
+      const minLength = num(s.minLength) ?? 0
+      const maxLength = num(s.maxLength) ?? 12
+      if (typeof s.pattern !== "string") return fc.string({ minLength, maxLength })
+      return fc
+        .stringMatching(new RegExp(s.pattern, "u"))
+        .map((v) => v.slice(0, Math.max(minLength, maxLength)))
+        .filter((v) => v.length >= minLength && new RegExp(s.pattern as string, "u").test(v))
+    }
     case "integer": {
       const min = num(s.minimum) ?? (num(s.exclusiveMinimum) === undefined ? -1e6 : num(s.exclusiveMinimum)! + 1)
       const max = num(s.maximum) ?? (num(s.exclusiveMaximum) === undefined ? 1e6 : num(s.exclusiveMaximum)! - 1)
@@ -184,6 +192,14 @@ export const invalid = (components: Components, schema: unknown, depth = 0): fc.
       }
       if (t === "string" && num(s.minLength) !== undefined && num(s.minLength)! > 0) {
         options.push(fc.constant("".padEnd(num(s.minLength)! - 1, "a")))
+      }
+      if (t === "string" && num(s.maxLength) !== undefined) {
+        options.push(fc.constant("".padEnd(num(s.maxLength)! + 1, "a")))
+      }
+      if (t === "string" && typeof s.pattern === "string") {
+        const pattern = new RegExp(s.pattern, "u")
+        const outside = ["", " ", "with space", "é", "a/b", "a.b"].filter((v) => !pattern.test(v))
+        if (outside.length > 0) options.push(fc.constantFrom(...outside))
       }
       if (t === "array") {
         const bad = invalid(components, s.items, depth + 1)
