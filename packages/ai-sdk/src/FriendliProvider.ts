@@ -10,6 +10,7 @@ import {
   type LanguageModelV4,
   NoSuchModelError,
   type ProviderV4,
+  type TranscriptionModelV4,
 } from "@ai-sdk/provider"
 import type { ModelCatalogResponseItem } from "@friendli-stream/core"
 import type { FriendliClient } from "@friendli-stream/stream"
@@ -17,6 +18,7 @@ import type * as Redacted from "effect/Redacted"
 import { type CallSettings, httpClientOf, resolveForCall } from "./internal/call.ts"
 import { FriendliLanguageModel } from "./internal/model.ts"
 import { listModels } from "./internal/models.ts"
+import { FriendliTranscriptionModel } from "./internal/transcription.ts"
 import { tools } from "./Tools.ts"
 
 /**
@@ -76,9 +78,20 @@ export interface FriendliProvider extends ProviderV4 {
   completion(modelId: string): LanguageModelV4
   /** A chat model of a dedicated endpoint (`/dedicated/v1/...`, the endpoint id as model). @since 0.2.0 */
   dedicated(endpointId: string): LanguageModelV4
+  /**
+   * A transcription model (`/v1/audio/transcriptions`, a `multipart/form-data` upload), for `transcribe`.
+   * @since 0.2.0
+   */
+  transcriptionModel(modelId: string): TranscriptionModelV4
+  /** A transcription model (the same as `transcriptionModel`). @since 0.2.0 */
+  transcription(modelId: string): TranscriptionModelV4
   /** Friendli's built-in tools, run by Friendli (serverless). @since 0.2.0 */
   readonly tools: typeof tools
-  /** The models of the serverless catalogue (`GET /serverless/v1/models`, or `${baseURL}/v1/models`). @since 0.2.0 */
+  /**
+   * The models of the serverless catalogue: the client's `models.list()` (`GET /serverless/v1/models`, or
+   * `${baseURL}/v1/models`). A dedicated or container provider fails with `InvalidRequestError` (nothing sent).
+   * @since 0.2.0
+   */
   models(options?: { readonly abortSignal?: AbortSignal | undefined }): Promise<ReadonlyArray<FriendliModelInfo>>
 }
 
@@ -114,11 +127,13 @@ export const createFriendli = (settings: FriendliProviderSettings = {}): Friendl
   const model = (modelId: string, kind: "chat" | "completion", callSettings: CallSettings = main) =>
     new FriendliLanguageModel(modelId, kind, { provider: "friendli", settings: callSettings, http })
   const dedicatedSettings = call("dedicated")
-  const noSuch = (modelType: "embeddingModel" | "imageModel") => (modelId: string) => {
+  const transcription = (modelId: string) =>
+    new FriendliTranscriptionModel(modelId, { provider: "friendli", settings: main, http })
+  const noSuch = (modelType: "embeddingModel" | "imageModel", why: string) => (modelId: string) => {
     throw new NoSuchModelError({
       modelId,
       modelType,
-      message: `The Friendli provider of @friendli-stream/ai-sdk has no ${modelType} yet (model ${modelId}).`,
+      message: `The Friendli provider of @friendli-stream/ai-sdk has no ${modelType} (model ${modelId}): ${why}`,
     })
   }
   const provider = Object.assign((modelId: string) => model(modelId, "chat"), {
@@ -127,8 +142,16 @@ export const createFriendli = (settings: FriendliProviderSettings = {}): Friendl
     chat: (modelId: string) => model(modelId, "chat"),
     completion: (modelId: string) => model(modelId, "completion"),
     dedicated: (endpointId: string) => model(endpointId, "chat", dedicatedSettings),
-    embeddingModel: noSuch("embeddingModel") as (modelId: string) => EmbeddingModelV4,
-    imageModel: noSuch("imageModel") as (modelId: string) => ImageModelV4,
+    embeddingModel: noSuch(
+      "embeddingModel",
+      "@friendli-stream/stream's client has no embeddings call yet, and this provider only goes through that client.",
+    ) as (modelId: string) => EmbeddingModelV4,
+    imageModel: noSuch(
+      "imageModel",
+      "@friendli-stream/stream's client has no image generation call yet, and this provider only goes through that client.",
+    ) as (modelId: string) => ImageModelV4,
+    transcriptionModel: transcription,
+    transcription,
     tools,
     models: (options?: { readonly abortSignal?: AbortSignal | undefined }) =>
       listModels(http(), resolveForCall(main, undefined), options?.abortSignal),

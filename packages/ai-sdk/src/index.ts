@@ -10,4 +10,6 @@ export * from "./FriendliProvider.ts"
 /** @since 0.2.0 */
 export type { FriendliProviderOptions } from "./internal/options.ts"
 /** @since 0.2.0 */
+export type { FriendliServerVadChunking, FriendliTranscriptionOptions } from "./internal/transcriptionOptions.ts"
+/** @since 0.2.0 */
 export * from "./Tools.ts"

@@ -1,6 +1,7 @@
 // providerOptions.friendli and the call settings, as the mock received them; the model list.
 import assert from "node:assert/strict"
 import { APICallError } from "@ai-sdk/provider"
+import { InvalidRequestError, InvalidResponseError } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { generateText } from "ai"
 import { createFriendli } from "../src/index.ts"
@@ -150,46 +151,69 @@ describe("request fields", () => {
 })
 
 describe("models()", () => {
-  it("lists the models of GET /v1/models through the provider's fetch, with its token", async () => {
-    const seen: Array<{ url: string; authorization: string | null }> = []
-    const catalogue = {
-      data: [
-        {
-          id: "meta-llama-3.1-8b-instruct",
-          name: "Llama 3.1 8B Instruct",
-          created: 1733382157,
-          context_length: 131072,
-          max_completion_tokens: 8192,
-          pricing: { input: "0.1", output: "0.1", prompt: "0.1", completion: "0.1" },
-          functionality: { tool_call: true, builtin_tool: true, parallel_tool_call: true },
-          description: "A model",
-          hugging_face_url: "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct",
-          license: "llama3.1",
-        },
-      ],
+  it("lists the mock's GET /serverless/v1/models through the client, with the provider's token", async () => {
+    const direct = (await (await fetch(`${h.server.url}/serverless/v1/models`)).json()) as {
+      data: Array<{ id: string }>
     }
+    const before = h.mock.requests.length
+    const models = await h.provider().models()
+    assert.ok(direct.data.length > 0)
+    assert.deepEqual(
+      models.map((m) => m.id),
+      direct.data.map((m) => m.id),
+    )
+    assert.deepEqual(models, direct.data)
+    const records = h.mock.requests.slice(before)
+    assert.deepEqual(
+      records.map((r) => [r.method, r.path, r.api, r.status]),
+      [["GET", "/serverless/v1/models", "models", 200]],
+    )
+    assert.equal(records[0]!.headers.authorization, `Bearer ${TOKEN}`)
+  })
+
+  it("goes to Friendli's serverless URL through the provider's fetch by default", async () => {
+    const seen: Array<{ url: string; authorization: string | null }> = []
     const fetch = async (input: string | URL | Request, init?: RequestInit) => {
       const request = new Request(input, init)
       seen.push({ url: request.url, authorization: request.headers.get("authorization") })
-      return new Response(JSON.stringify(catalogue), { headers: { "content-type": "application/json" } })
+      return new Response(JSON.stringify({ data: [] }), { headers: { "content-type": "application/json" } })
     }
-    const friendli = createFriendli({ token: TOKEN, fetch })
-    const models = await friendli.models()
+    const models = await createFriendli({ token: TOKEN, fetch }).models()
     assert.deepEqual(seen, [{ url: "https://api.friendli.ai/serverless/v1/models", authorization: `Bearer ${TOKEN}` }])
-    assert.deepEqual(
-      models.map((m) => m.id),
-      ["meta-llama-3.1-8b-instruct"],
-    )
+    assert.deepEqual(models, [])
   })
 
-  it("refuses a body that is not a model list, saying what was wrong", async () => {
+  it("an HTTP error is an APICallError with isRetryable from our typed error", async () => {
+    const error = await h
+      .provider("status:503")
+      .models()
+      .then(
+        () => assert.fail("a 503 must fail"),
+        (e: unknown) => e,
+      )
+    assert.ok(APICallError.isInstance(error), String(error))
+    assert.equal(error.statusCode, 503)
+    assert.equal(error.isRetryable, true)
+  })
+
+  it("refuses a body that is not a model list with InvalidResponseError saying what was wrong", async () => {
     const fetch = async () => new Response(JSON.stringify({ data: [{ id: 1 }] }), { status: 200 })
     const friendli = createFriendli({ token: TOKEN, fetch })
     await assert.rejects(friendli.models(), (e: unknown) => {
-      assert.ok(APICallError.isInstance(e))
-      assert.match(e.message, /not Friendli's model list/)
+      assert.ok(e instanceof InvalidResponseError, String(e))
+      assert.equal(e.reason, "SchemaMismatch")
       assert.match(e.message, /id/)
       return true
     })
+  })
+
+  it("a dedicated provider refuses with InvalidRequestError and sends nothing: the list is serverless only", async () => {
+    const before = h.mock.requests.length
+    const friendli = createFriendli({ token: TOKEN, deployment: "dedicated", baseURL: `${h.server.url}/dedicated` })
+    await assert.rejects(
+      friendli.models(),
+      (e: unknown) => e instanceof InvalidRequestError && /serverless/.test(e.message),
+    )
+    assert.equal(h.mock.requests.length, before)
   })
 })

@@ -12,8 +12,11 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from "@friendli-stream/stream"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as HttpClient from "effect/http/HttpClient"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { toCallError } from "./errors.ts"
 
@@ -59,6 +62,49 @@ export const resolveForCall = (settings: CallSettings, headers: Record<string, s
 /** The URL a request to `path` goes to. */
 export const urlOf = (options: ResolvedClientOptions, path: string): string => options.baseURL + path
 
+/** A client whose responses' headers are copied into `headers` as they arrive. */
+const tappedClient = (http: HttpClient.HttpClient, options: ResolvedClientOptions, headers: Record<string, string>) =>
+  FriendliClient.fromHttpClient(
+    options,
+    HttpClient.tap(http, (response) =>
+      Effect.sync(() => {
+        for (const [name, value] of Object.entries(response.headers)) headers[name] = value
+      }),
+    ),
+  )
+
+/** What a whole-response call of the client gave: its value and the response's headers. */
+export interface Answered<A> {
+  readonly value: A
+  readonly headers: Record<string, string>
+}
+
+/**
+ * Runs one whole-response call of the client (`models.list()`, `audio.transcriptions.create`): a failure is thrown
+ * as `toCallError` makes it (an `APICallError` for an HTTP status or a connection error, else our typed error); the
+ * abort signal interrupts the request and its reason is thrown.
+ */
+export const runCreate = async <A, E>(
+  http: HttpClient.HttpClient,
+  options: ResolvedClientOptions,
+  path: string,
+  body: unknown,
+  run: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
+  signal: AbortSignal | undefined,
+): Promise<Answered<A>> => {
+  const headers: Record<string, string> = {}
+  signal?.throwIfAborted()
+  const exit = await Effect.runPromiseExit(
+    run(tappedClient(http, options, headers)),
+    signal === undefined ? undefined : { signal },
+  )
+  if (Exit.isSuccess(exit)) return { value: exit.value, headers }
+  signal?.throwIfAborted()
+  const failure = Cause.findErrorOption(exit.cause)
+  const error = Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
+  throw toCallError(error, { url: urlOf(options, path), body, headers })
+}
+
 /**
  * Opens a stream of the client and reads up to its first item. A failure before it (an HTTP status, a connection
  * error, an in-stream error before any chunk) is thrown as the AI SDK's `APICallError` (or the typed error, when
@@ -74,12 +120,7 @@ export const openStream = async <A, E>(
 ): Promise<Opened<A>> => {
   const url = urlOf(options, path)
   const headers: Record<string, string> = {}
-  const tapped = HttpClient.tap(http, (response) =>
-    Effect.sync(() => {
-      for (const [name, value] of Object.entries(response.headers)) headers[name] = value
-    }),
-  )
-  const client = FriendliClient.fromHttpClient(options, tapped)
+  const client = tappedClient(http, options, headers)
   signal?.throwIfAborted()
   const reader = Stream.toReadableStream(run(client)).getReader()
   const onAbort = () => {

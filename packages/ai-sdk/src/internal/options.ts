@@ -39,13 +39,17 @@ export interface FriendliProviderOptions {
   readonly parallelToolCalls?: boolean | undefined
 }
 
-type Check = (value: unknown) => boolean
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-const isNumber: Check = (u) => typeof u === "number" && Number.isFinite(u)
+/** A check of one option's value. */
+export type Check = (value: unknown) => boolean
+/** How one option is checked, and what the error says it must be. */
+export type Fields<T> = Record<keyof T, { readonly check: Check; readonly expected: string }>
+export const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+export const isNumber: Check = (u) => typeof u === "number" && Number.isFinite(u)
 const isBoolean: Check = (u) => typeof u === "boolean"
 const isCount: Check = (u) => Number.isInteger(u) && (u as number) >= 1
 
-const FIELDS: Record<keyof FriendliProviderOptions, { readonly check: Check; readonly expected: string }> = {
+const FIELDS: Fields<FriendliProviderOptions> = {
   reasoningEffort: {
     check: (u) => (REASONING_EFFORTS as ReadonlyArray<unknown>).includes(u),
     expected: `one of ${REASONING_EFFORTS.map((e) => JSON.stringify(e)).join(", ")}`,
@@ -69,20 +73,24 @@ const FIELDS: Record<keyof FriendliProviderOptions, { readonly check: Check; rea
   parallelToolCalls: { check: isBoolean, expected: "a boolean" },
 }
 
-/** The checked options, and a warning for each key that is not one of them. */
-export const readProviderOptions = (
+/**
+ * `providerOptions.friendli` checked against `fields`: a value of the wrong type throws `InvalidArgumentError`
+ * naming the option, a key not among them is a warning.
+ */
+export const checkProviderOptions = <T>(
   providerOptions: SharedV4ProviderOptions | undefined,
+  fields: Fields<T>,
   warnings: Array<SharedV4Warning>,
-): FriendliProviderOptions => {
+): Partial<T> => {
   const given = providerOptions?.friendli
   if (given === undefined) return {}
   for (const [key, value] of Object.entries(given)) {
     if (value === undefined) continue
-    const field = FIELDS[key as keyof FriendliProviderOptions]
+    const field = fields[key as keyof T]
     if (field === undefined) {
       warnings.push({
         type: "other",
-        message: `providerOptions.friendli.${key} is not an option of the Friendli provider; it was ignored. Known: ${Object.keys(FIELDS).join(", ")}.`,
+        message: `providerOptions.friendli.${key} is not an option of the Friendli provider; it was ignored. Known: ${Object.keys(fields).join(", ")}.`,
       })
     } else if (!field.check(value)) {
       throw new InvalidArgumentError({
@@ -91,8 +99,14 @@ export const readProviderOptions = (
       })
     }
   }
-  return given as FriendliProviderOptions
+  return given as Partial<T>
 }
+
+/** The checked language-model options, and a warning for each key that is not one of them. */
+export const readProviderOptions = (
+  providerOptions: SharedV4ProviderOptions | undefined,
+  warnings: Array<SharedV4Warning>,
+): FriendliProviderOptions => checkProviderOptions(providerOptions, FIELDS, warnings)
 
 /** The request fields of the options (only those given). */
 export const requestFieldsOf = (o: FriendliProviderOptions): Record<string, unknown> => {
