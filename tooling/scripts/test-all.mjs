@@ -10,9 +10,9 @@
 // tests' reasons, the `measured:` lines tests printed, and the wall time; the last line is
 // `N passed, N skipped, N failed`. Exit code 1 when anything failed.
 //
-// `pnpm test --concurrency=N` (default 2): how many packages turbo tests side by side. Two: the core's property
-// tests keep one core busy for minutes while the other suites, which mostly wait on timers and sockets, take the
-// other; no test depends on how busy the machine is (they wait on events, not on delays). `pnpm test --only=<package>` (a turbo filter, repeatable)
+// `pnpm test --concurrency=N` (default 3): how many packages turbo tests side by side. Three on two cores: the core's
+// property tests keep one core busy while the other suites, which mostly wait on timers, sockets and child
+// processes, share the other; no test depends on how busy the machine is (they wait on events, not on delays). `pnpm test --only=<package>` (a turbo filter, repeatable)
 // runs only those packages' suites; the checks still run. (`pnpm test --filter` would be pnpm's own filter.)
 import { execFileSync, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -24,7 +24,7 @@ import { sharedRoot } from "../test-harness/src/shared.ts"
 
 const started = Date.now()
 const BIN = join(ROOT, "node_modules/.bin")
-const concurrency = process.argv.find((a) => a.startsWith("--concurrency="))?.slice("--concurrency=".length) ?? "2"
+const concurrency = process.argv.find((a) => a.startsWith("--concurrency="))?.slice("--concurrency=".length) ?? "3"
 const filters = process.argv.filter((a) => a.startsWith("--only=")).map((a) => `--filter=${a.slice("--only=".length)}`)
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", WRANGLER_SEND_METRICS: "false", DENO_NO_UPDATE_CHECK: "1" }
 
