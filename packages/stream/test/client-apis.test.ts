@@ -2,58 +2,13 @@
 // tokenize, detokenize and the model list, against a fake server (a `fetch` function; no socket).
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
-import {
-  type ClientOptions,
-  FriendliClient,
-  InvalidRequestError,
-  InvalidResponseError,
-  makePromiseClient,
-  NotFoundError,
-} from "../src/index.ts"
-import { BASE } from "./client-support.ts"
-
-/** What the server saw of one request. */
-interface Seen {
-  readonly method: string
-  readonly url: string
-  readonly contentType: string | null
-  readonly json: Record<string, unknown> | undefined
-  readonly form: FormData | undefined
-}
-
-type Answer = () => Response
+import { InvalidRequestError, InvalidResponseError, NotFoundError } from "../src/index.ts"
+import { type Answer, BASE, fakeServerClient } from "./client-support.ts"
 
 const reply =
   (body: unknown, status = 200): Answer =>
   () =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
-
-/** A client on a fake server that answers in order (the last answer repeats) and records what it saw. */
-const setup = (answers: ReadonlyArray<Answer>, options: ClientOptions = {}) => {
-  const seen: Array<Seen> = []
-  const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init)
-    const contentType = request.headers.get("content-type")
-    const multipart = contentType?.startsWith("multipart/form-data") === true
-    const text = multipart ? "" : await request.text()
-    seen.push({
-      method: request.method,
-      url: request.url,
-      contentType,
-      json: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
-      form: multipart ? await request.formData() : undefined,
-    })
-    return answers[Math.min(seen.length - 1, answers.length - 1)]!()
-  }
-  const client = makePromiseClient(FriendliClient.fetchHttpClient(fetch as typeof globalThis.fetch), {
-    token: "flp_test",
-    baseURL: BASE,
-    initialRetryDelayMs: 1,
-    maxRetryDelayMs: 1,
-    ...options,
-  })
-  return { client, seen }
-}
 
 const RESPONSE = {
   id: "resp_1",
@@ -108,7 +63,7 @@ const rejects = async (promise: Promise<unknown>, Class: new (...args: never) =>
 
 describe("responses.create and messages.create", () => {
   it("posts the request with stream: false to /v1/responses and returns the checked response", async () => {
-    const { client, seen } = setup([reply(RESPONSE)])
+    const { client, seen } = fakeServerClient([reply(RESPONSE)])
     const response = await client.responses.create({ model: "m", input: "Hi", max_output_tokens: 5 })
     assert.deepEqual(response, RESPONSE)
     assert.equal(seen[0]!.method, "POST")
@@ -117,7 +72,7 @@ describe("responses.create and messages.create", () => {
   })
 
   it("posts to /v1/messages and returns the message", async () => {
-    const { client, seen } = setup([reply(MESSAGE)])
+    const { client, seen } = fakeServerClient([reply(MESSAGE)])
     const message = await client.messages.create({
       model: "m",
       max_tokens: 8,
@@ -130,19 +85,19 @@ describe("responses.create and messages.create", () => {
 
   it("refuses a request without model on serverless and dedicated (not sent), and sends it to a container", async () => {
     for (const deployment of ["serverless", "dedicated"] as const) {
-      const { client, seen } = setup([reply(RESPONSE)], { deployment })
+      const { client, seen } = fakeServerClient([reply(RESPONSE)], { deployment })
       const error = await rejects(client.responses.create({ input: "Hi" }), InvalidRequestError)
       assert.match(error.message, /Responses request does not match the API schema/)
       assert.match(error.message, /model/)
       assert.equal(seen.length, 0)
     }
-    const { client, seen } = setup([reply(MESSAGE)], { deployment: "container" })
+    const { client, seen } = fakeServerClient([reply(MESSAGE)], { deployment: "container" })
     await client.messages.create({ messages: [{ role: "user", content: "Hi" }] })
     assert.equal(seen.length, 1)
   })
 
   it("fails with InvalidResponseError naming the field when the response has the wrong shape", async () => {
-    const { client } = setup([reply({ ...RESPONSE, output: "nope" })])
+    const { client } = fakeServerClient([reply({ ...RESPONSE, output: "nope" })])
     const error = await rejects(client.responses.create({ model: "m", input: "Hi" }), InvalidResponseError)
     assert.match(error.message, /output/)
   })
@@ -150,7 +105,7 @@ describe("responses.create and messages.create", () => {
 
 describe("audio.transcriptions.create", () => {
   it("uploads a Blob as multipart/form-data with the form's fields and stream=false", async () => {
-    const { client, seen } = setup([reply(TRANSCRIPT)])
+    const { client, seen } = fakeServerClient([reply(TRANSCRIPT)])
     const audio = new Blob([new Uint8Array([1, 2, 3, 4])], { type: "audio/wav" })
     const result = await client.audio.transcriptions.create({
       model: "whisper",
@@ -162,7 +117,7 @@ describe("audio.transcriptions.create", () => {
     assert.deepEqual(result, TRANSCRIPT)
     const s = seen[0]!
     assert.equal(s.url, `${BASE}/v1/audio/transcriptions`)
-    assert.match(s.contentType!, /^multipart\/form-data; boundary=/)
+    assert.match(s.headers["content-type"]!, /^multipart\/form-data; boundary=/)
     const form = s.form!
     assert.equal(form.get("model"), "whisper")
     assert.equal(form.get("language"), "en")
@@ -175,7 +130,7 @@ describe("audio.transcriptions.create", () => {
   })
 
   it("uploads bytes (Uint8Array, ArrayBuffer) with the filename given, and a File with its own name", async () => {
-    const { client, seen } = setup([reply(TRANSCRIPT)])
+    const { client, seen } = fakeServerClient([reply(TRANSCRIPT)])
     await client.audio.transcriptions.create({ model: "w", file: new Uint8Array([9, 8]), filename: "a.mp3" })
     await client.audio.transcriptions.create({ model: "w", file: new Uint8Array([7]).buffer })
     await client.audio.transcriptions.create({ model: "w", file: new File([new Uint8Array([5])], "speech.flac") })
@@ -189,7 +144,7 @@ describe("audio.transcriptions.create", () => {
   })
 
   it("refuses (not sent) a file that is not a File, Blob or bytes, and a field its Schema refuses", async () => {
-    const { client, seen } = setup([reply(TRANSCRIPT)])
+    const { client, seen } = fakeServerClient([reply(TRANSCRIPT)])
     const notFile = await rejects(
       client.audio.transcriptions.create({ model: "w", file: "speech.wav" as never }),
       InvalidRequestError,
@@ -209,7 +164,7 @@ describe("audio.transcriptions.create", () => {
   })
 
   it("sends the same upload again when the first attempt answers 503", async () => {
-    const { client, seen } = setup([
+    const { client, seen } = fakeServerClient([
       reply({ error: { message: "busy", type: "server_error" } }, 503),
       reply(TRANSCRIPT),
     ])
@@ -224,7 +179,7 @@ describe("audio.transcriptions.create", () => {
 
 describe("tokenize, detokenize and models.list", () => {
   it("posts tokenize and detokenize without a stream field and returns their bodies", async () => {
-    const { client, seen } = setup([reply({ tokens: [1, 2, 3] }), reply({ text: "a b c" })])
+    const { client, seen } = fakeServerClient([reply({ tokens: [1, 2, 3] }), reply({ text: "a b c" })])
     assert.deepEqual(await client.tokenize({ model: "m", prompt: "a b c" }), { tokens: [1, 2, 3] })
     assert.deepEqual(await client.detokenize({ model: "m", tokens: [1, 2, 3] }), { text: "a b c" })
     assert.deepEqual(
@@ -238,7 +193,7 @@ describe("tokenize, detokenize and models.list", () => {
 
   it("lists the models with a GET and no body; a 404 names the GET", async () => {
     const list = { data: [] }
-    const { client, seen } = setup([reply(list), reply({ detail: "Not Found" }, 404)])
+    const { client, seen } = fakeServerClient([reply(list), reply({ detail: "Not Found" }, 404)])
     assert.deepEqual(await client.models.list(), list)
     assert.equal(seen[0]!.method, "GET")
     assert.equal(seen[0]!.url, `${BASE}/v1/models`)
@@ -249,7 +204,7 @@ describe("tokenize, detokenize and models.list", () => {
 
   it("refuses models.list on a dedicated or container client, sending nothing", async () => {
     for (const deployment of ["dedicated", "container"] as const) {
-      const { client, seen } = setup([reply({ data: [] })], { deployment })
+      const { client, seen } = fakeServerClient([reply({ data: [] })], { deployment })
       const error = await rejects(client.models.list(), InvalidRequestError)
       assert.match(error.message, new RegExp(`serverless API; this client's deployment is ${deployment}`))
       assert.equal(seen.length, 0)

@@ -3,71 +3,29 @@
 // typed failures (cut, in-stream error, arguments that are not JSON).
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
+import { collect, readBody } from "@friendli-stream/test-harness/fixtures"
 import {
   ApiError,
-  type ClientOptions,
   decodeMessagesStream,
   decodeResponsesStream,
   decodeTranscriptionStream,
-  FriendliClient,
-  makePromiseClient,
   StreamTruncated,
   ToolInputError,
 } from "../src/index.ts"
-import { BASE } from "./client-support.ts"
+import { BASE, fakeServerClient } from "./client-support.ts"
 import { messagesEvents, responsesEvents, sseEvent, sseEvents, transcriptionBody } from "./protocol-support.ts"
-
-interface Seen {
-  readonly url: string
-  readonly accept: string | null
-  readonly json: Record<string, unknown> | undefined
-  readonly form: FormData | undefined
-}
 
 const sseAnswer = (text: string) => () =>
   new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } })
 
-const setup = (answers: ReadonlyArray<() => Response>, options: ClientOptions = {}) => {
-  const seen: Array<Seen> = []
-  const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init)
-    const multipart = request.headers.get("content-type")?.startsWith("multipart/form-data") === true
-    seen.push({
-      url: request.url,
-      accept: request.headers.get("accept"),
-      json: multipart ? undefined : (JSON.parse(await request.text()) as Record<string, unknown>),
-      form: multipart ? await request.formData() : undefined,
-    })
-    return answers[Math.min(seen.length - 1, answers.length - 1)]!()
-  }
-  const client = makePromiseClient(FriendliClient.fetchHttpClient(fetch as typeof globalThis.fetch), {
-    token: "flp_test",
-    baseURL: BASE,
-    initialRetryDelayMs: 1,
-    maxRetryDelayMs: 1,
-    ...options,
-  })
-  return { client, seen }
-}
-
-const collect = async <A>(it: AsyncIterable<A>): Promise<{ items: Array<A>; error: unknown }> => {
-  const items: Array<A> = []
-  try {
-    for await (const a of it) items.push(a)
-    return { items, error: undefined }
-  } catch (error) {
-    return { items, error }
-  }
-}
-
-const readAll = async (body: ReadableStream<Uint8Array>): Promise<string> => new Response(body).text()
+const readAll = async (body: ReadableStream<Uint8Array>): Promise<string> => (await readBody(body)).text
 
 const MESSAGES_REQUEST = { model: "m", max_tokens: 64, messages: [{ role: "user" as const, content: "Weather?" }] }
 
 describe("responses.stream", () => {
   it("posts stream: true to /v1/responses and delivers the typed events, folded by finalResponse()", async () => {
     const events = responsesEvents()
-    const { client, seen } = setup([sseAnswer(sseEvents(events))])
+    const { client, seen } = fakeServerClient([sseAnswer(sseEvents(events))])
     const handle = client.responses.stream({ model: "m", input: "Weather in Seoul?" })
     const { items, error } = await collect(handle)
     assert.equal(error, undefined)
@@ -81,13 +39,13 @@ describe("responses.stream", () => {
     assert.ok(call !== undefined && call.type === "function_call")
     assert.deepEqual(call.parsed_arguments, { city: "Seoul" })
     assert.equal(seen[0]!.url, `${BASE}/v1/responses`)
-    assert.equal(seen[0]!.accept, "text/event-stream")
+    assert.equal(seen[0]!.headers.accept, "text/event-stream")
     assert.equal(seen[0]!.json!.stream, true)
   })
 
   it("re-encodes the events as event: TYPE + data, without [DONE], which decode back to the same events", async () => {
     const events = responsesEvents()
-    const { client } = setup([sseAnswer(sseEvents(events))])
+    const { client } = fakeServerClient([sseAnswer(sseEvents(events))])
     const text = await readAll(client.responses.stream({ model: "m", input: "x" }).toReadableStream() as never)
     assert.ok(!text.includes("[DONE]"))
     assert.match(text, /^event: response\.created\ndata: \{/)
@@ -98,7 +56,7 @@ describe("responses.stream", () => {
 
   it("fails a stream cut before its terminal event with StreamTruncated, after every event, and finalResponse with it", async () => {
     const events = responsesEvents().slice(0, 6)
-    const { client } = setup([sseAnswer(sseEvents(events))])
+    const { client } = fakeServerClient([sseAnswer(sseEvents(events))])
     const handle = client.responses.stream({ model: "m", input: "x" })
     const { items, error } = await collect(handle)
     assert.equal(items.length, 6)
@@ -107,7 +65,7 @@ describe("responses.stream", () => {
   })
 
   it("delivers every event when a function call's arguments are not JSON; finalResponse rejects with ToolInputError", async () => {
-    const { client } = setup([sseAnswer(sseEvents(responsesEvents(['{"city":', "Seoul"])))])
+    const { client } = fakeServerClient([sseAnswer(sseEvents(responsesEvents(['{"city":', "Seoul"])))])
     const handle = client.responses.stream({ model: "m", input: "x" })
     const { items, error } = await collect(handle)
     assert.equal(error, undefined)
@@ -119,7 +77,7 @@ describe("responses.stream", () => {
 describe("messages.stream", () => {
   it("delivers the events and finalMessage() folds thinking, text and the tool input", async () => {
     const events = messagesEvents()
-    const { client, seen } = setup([sseAnswer(sseEvents(events))])
+    const { client, seen } = fakeServerClient([sseAnswer(sseEvents(events))])
     const handle = client.messages.stream(MESSAGES_REQUEST)
     const final = await handle.finalMessage()
     assert.equal(final.stop_reason, "tool_use")
@@ -137,12 +95,12 @@ describe("messages.stream", () => {
   it("retries an overloaded_error before the first event, and fails with ApiError after one, keeping what came", async () => {
     const overloaded = sseEvent({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })
     const events = messagesEvents()
-    const { client, seen } = setup([sseAnswer(overloaded), sseAnswer(sseEvents(events))])
+    const { client, seen } = fakeServerClient([sseAnswer(overloaded), sseAnswer(sseEvents(events))])
     const { items, error } = await collect(client.messages.stream(MESSAGES_REQUEST))
     assert.equal(error, undefined)
     assert.equal(items.length, events.length)
     assert.equal(seen.length, 2)
-    const late = setup([sseAnswer(sseEvents(events.slice(0, 3)) + overloaded)])
+    const late = fakeServerClient([sseAnswer(sseEvents(events.slice(0, 3)) + overloaded)])
     const failed = await collect(late.client.messages.stream(MESSAGES_REQUEST))
     assert.equal(failed.items.length, 3)
     assert.ok(failed.error instanceof ApiError, String(failed.error))
@@ -152,7 +110,7 @@ describe("messages.stream", () => {
 
   it("re-encodes the events as event: TYPE + data without [DONE]", async () => {
     const events = messagesEvents()
-    const { client } = setup([sseAnswer(sseEvents(events))])
+    const { client } = fakeServerClient([sseAnswer(sseEvents(events))])
     const text = await readAll(client.messages.stream(MESSAGES_REQUEST).toReadableStream() as never)
     assert.ok(!text.includes("[DONE]"))
     const again: Array<{ type: string }> = []
@@ -166,14 +124,14 @@ describe("messages.stream", () => {
 
 describe("audio.transcriptions.stream", () => {
   it("uploads with stream=true and folds the transcript; toReadableStream ends with [DONE]", async () => {
-    const { client, seen } = setup([sseAnswer(transcriptionBody())])
+    const { client, seen } = fakeServerClient([sseAnswer(transcriptionBody())])
     const handle = client.audio.transcriptions.stream({ model: "w", file: new Uint8Array([1, 2]) })
     const final = await handle.finalTranscript()
     assert.equal(final.text, "Hello world.")
     assert.equal((final.usage as { total_tokens: number }).total_tokens, 22)
     assert.equal(seen[0]!.form!.get("stream"), "true")
-    assert.equal(seen[0]!.accept, "text/event-stream")
-    const again = setup([sseAnswer(transcriptionBody())])
+    assert.equal(seen[0]!.headers.accept, "text/event-stream")
+    const again = fakeServerClient([sseAnswer(transcriptionBody())])
     const text = await readAll(
       again.client.audio.transcriptions.stream({ model: "w", file: new Uint8Array([1]) }).toReadableStream() as never,
     )
@@ -184,7 +142,7 @@ describe("audio.transcriptions.stream", () => {
   })
 
   it("fails with StreamTruncated when [DONE] does not follow transcript.text.done", async () => {
-    const { client } = setup([sseAnswer(transcriptionBody().replace("data: [DONE]\n\n", ""))])
+    const { client } = fakeServerClient([sseAnswer(transcriptionBody().replace("data: [DONE]\n\n", ""))])
     const { items, error } = await collect(
       client.audio.transcriptions.stream({ model: "w", file: new Uint8Array([1]) }),
     )

@@ -98,7 +98,7 @@ describe("requests", () => {
     assert.equal(seen?.headers.authorization, "Bearer t")
     assert.equal(seen?.headers["x-friendli-team"], "my-team")
     assert.equal(seen?.headers.accept, "text/event-stream")
-    assert.equal(seen?.body.stream, true)
+    assert.equal(seen?.json?.stream, true)
   })
 
   it("refuses a request that fails the schema without sending it", async () => {
@@ -139,8 +139,8 @@ describe("requests", () => {
     const client = makePromiseClient(server.layer, options)
     const response = await client.completions.create({ ...request, stream_options: { include_usage: true } })
     assert.equal(response.choices[0]?.text, "Hi")
-    assert.equal(server.seen[0]?.body.stream, false)
-    assert.equal("stream_options" in (server.seen[0]?.body ?? {}), false)
+    assert.equal(server.seen[0]?.json?.stream, false)
+    assert.equal("stream_options" in (server.seen[0]?.json ?? {}), false)
     await client.close()
   })
 })

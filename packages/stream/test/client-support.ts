@@ -1,13 +1,18 @@
 // Helpers of the client suites: a fake server as a `fetch` function, on every runtime (no socket).
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
-import { FriendliClient } from "../src/index.ts"
+import { type ClientOptions, FriendliClient, makePromiseClient } from "../src/index.ts"
 
 /** What the fake server saw of one request. */
 export interface Seen {
+  readonly method: string
   readonly url: string
+  /** Header names in lower case. */
   readonly headers: Record<string, string>
-  readonly body: Record<string, unknown>
+  /** The JSON body; `undefined` for an empty or a multipart body. */
+  readonly json: Record<string, unknown> | undefined
+  /** The multipart form of an upload. */
+  readonly form: FormData | undefined
 }
 
 /** One answer of the fake server: a function of the request that makes a fresh `Response`. */
@@ -22,12 +27,33 @@ export const fakeServer = (...answers: ReadonlyArray<Answer>) => {
     request.headers.forEach((v, k) => {
       headers[k] = v
     })
-    seen.push({ url: request.url, headers, body: JSON.parse(await request.text()) })
+    const multipart = headers["content-type"]?.startsWith("multipart/form-data") === true
+    const text = multipart ? "" : await request.text()
+    seen.push({
+      method: request.method,
+      url: request.url,
+      headers,
+      json: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
+      form: multipart ? await request.formData() : undefined,
+    })
     const answer = answers[Math.min(seen.length - 1, answers.length - 1)]!
     return answer(request)
   }
   const layer: Layer.Layer<HttpClient.HttpClient> = FriendliClient.fetchHttpClient(fetch as typeof globalThis.fetch)
   return { seen, fetch, layer }
+}
+
+/** A promise client (token, {@link BASE}, 1 ms retry delays, then `options`) on a {@link fakeServer} of `answers`. */
+export const fakeServerClient = (answers: ReadonlyArray<Answer>, options: ClientOptions = {}) => {
+  const server = fakeServer(...answers)
+  const client = makePromiseClient(server.layer, {
+    token: "flp_test",
+    baseURL: BASE,
+    initialRetryDelayMs: 1,
+    maxRetryDelayMs: 1,
+    ...options,
+  })
+  return { client, seen: server.seen }
 }
 
 export const sse =
