@@ -7,20 +7,14 @@
  * @since 0.2.0
  */
 
+import { ToolStatusEvent } from "@friendli-stream/core"
+
 /**
- * The type of each built-in tool, as Friendli names it.
+ * The type of each built-in tool, as Friendli names it (the names of Friendli's `tool_status` events).
  *
  * @since 0.2.0
  */
-export type BuiltInToolType =
-  | "math:calculator"
-  | "math:statistics"
-  | "math:calendar"
-  | "web:search"
-  | "web:url"
-  | "code:python-interpreter"
-  | "linkup:search"
-  | "file:text"
+export type BuiltInToolType = ToolStatusEvent["name"]
 
 /**
  * A Standard Schema (https://standardschema.dev) that takes any object: a built-in tool's input is whatever
@@ -91,20 +85,11 @@ export const builtInTypeOf = (id: string): BuiltInToolType | undefined =>
     : undefined
 
 /**
- * Every built-in tool type.
+ * Every built-in tool type, from the generated `ToolStatusEvent` Schema of Friendli's description.
  *
  * @since 0.2.0
  */
-export const BUILT_IN_TYPES: ReadonlyArray<BuiltInToolType> = [
-  "math:calculator",
-  "math:statistics",
-  "math:calendar",
-  "web:search",
-  "web:url",
-  "code:python-interpreter",
-  "linkup:search",
-  "file:text",
-]
+export const BUILT_IN_TYPES: ReadonlyArray<BuiltInToolType> = ToolStatusEvent.schema.fields.name.literals
 
 /**
  * The built-in tools: `friendli.tools.webSearch()`, …; `fileText({ files })` takes the ids of uploaded files.
