@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import * as Core from "@friendli-stream/core"
-import { type Codec, guardedCodec } from "../src/internal/codec.ts"
+import { type Codec, guardedCodec, unchanged } from "../src/internal/codec.ts"
 import { Decoder, type Stage } from "../src/internal/decoder.ts"
 import { JsonStage } from "../src/internal/json.ts"
 import { SseStage } from "../src/internal/sseStage.ts"
@@ -23,7 +23,7 @@ const LAYERS = {
       guardedCodec({
         guard: Core.isCompletionChunk,
         schema: Core.CompletionChunk,
-        normalize: (c) => c,
+        normalize: unchanged,
       }),
     ),
 } satisfies Record<string, () => Stage<unknown>>

@@ -34,6 +34,12 @@ export interface GuardedSpec<A, I> {
   readonly normalize?: ((i: I) => A) | undefined
 }
 
+/**
+ * The `normalize` of a guard whose values are already what its Schema decodes them to (Friendli's generated schemas,
+ * and our compatible ones, transform nothing).
+ */
+export const unchanged = <A>(a: A): A => a
+
 /** A codec from a guard, a schema and a normaliser. */
 export const guardedCodec = <A, I>(spec: GuardedSpec<A, I>): Codec<A> => {
   const { guard, schema } = spec

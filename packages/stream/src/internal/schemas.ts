@@ -1,6 +1,6 @@
 /** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
 import * as Core from "@friendli-stream/core"
-import { type Codec, forOneStream, guardedCodec } from "./codec.ts"
+import { type Codec, forOneStream, guardedCodec, unchanged } from "./codec.ts"
 import { isRecord, normalizeCompatibleDelta } from "./compatDelta.ts"
 import { ToolCallIndexer } from "./toolCallIndex.ts"
 
@@ -26,9 +26,6 @@ const nullFinishReasons = <
 const withNullFinishReasons = <C extends Parameters<typeof nullFinishReasons>[0]>(codec: Codec<C>): Codec<C> => ({
   decode: (value, type, index, id, data) => nullFinishReasons(codec.decode(value, type, index, id, data)),
 })
-
-/** A value the guard accepted is already what the Schema decodes: Friendli's schemas transform nothing. */
-const unchanged = <A>(a: A): A => a
 
 export const completionStrict: Codec<Core.CompletionChunk> = withNullFinishReasons(
   guardedCodec({

@@ -49,10 +49,12 @@ export interface Decode<A> {
   ) => Stream.Stream<A, ConnectionError | TimeoutError | DecodeError>
 }
 
-/** The checks of a non-streamed response. */
+/**
+ * The checks of a non-streamed response: a value the guard accepts is already what the Schema decodes (Friendli's
+ * schemas transform nothing), and the Schema explains the rest.
+ */
 export interface ResponseSpec<A> {
   readonly guard: (u: unknown) => boolean
-  readonly normalize: (u: never) => A
   readonly schema: Schema.Decoder<A>
 }
 
@@ -244,7 +246,7 @@ const decodeResponse = <A>(
       }),
     )
   }
-  if (spec.guard(value)) return Effect.succeed(spec.normalize(value as never))
+  if (spec.guard(value)) return Effect.succeed(value as A)
   const result = decodeExplained(spec.schema)(value)
   if (Result.isSuccess(result)) return Effect.succeed(result.success)
   const explanation = result.failure

@@ -4,7 +4,6 @@ import type { ResponseSpec } from "./client.ts"
 
 const spec = <A>(guard: (u: unknown) => boolean, schema: ResponseSpec<A>["schema"]): ResponseSpec<A> => ({
   guard,
-  normalize: (u) => u,
   schema,
 })
 
