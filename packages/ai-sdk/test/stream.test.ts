@@ -2,8 +2,9 @@
 // response metadata, completions, n > 1, logprobs and raw chunks.
 import assert from "node:assert/strict"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { jsonSent } from "@friendli-stream/testing"
 import { generateText, streamText } from "ai"
-import { type Harness, MODEL, sentChunks, sentReasoning, sentText, sentUsage, startMock } from "./support.ts"
+import { type Harness, MODEL, sentReasoning, sentText, sentUsage, startMock } from "./support.ts"
 
 let h: Harness
 
@@ -42,7 +43,7 @@ describe("streamText", () => {
     await result.consumeStream()
     const response = await result.response
     const record = h.mock.lastRequest()!
-    const first = sentChunks(record)[0]!
+    const first = jsonSent(record)[0]!
     assert.equal(response.id, first.id)
     assert.equal(response.modelId, first.model)
     assert.equal(response.headers?.["x-request-id"], record.id)
@@ -104,9 +105,9 @@ describe("streamText", () => {
     assert.equal(body.logprobs, true)
     assert.equal(body.top_logprobs, 2)
     const raws = parts.filter((p) => p.type === "raw")
-    assert.equal(raws.length, sentChunks(record).length)
+    assert.equal(raws.length, jsonSent(record).length)
     const logprobs = (await result.providerMetadata)?.friendli?.logprobs as Array<{ content: Array<unknown> }>
-    const sentLogprobs = sentChunks(record).flatMap((c) =>
+    const sentLogprobs = jsonSent(record).flatMap((c) =>
       (c.choices as Array<{ index: number; logprobs?: unknown }>).filter((x) => x.index === 0 && x.logprobs != null),
     )
     assert.ok(sentLogprobs.length > 0, "the mock sent logprobs")

@@ -1,5 +1,5 @@
 // The mock Friendli endpoint on a real socket, providers pointed at it, and what the mock sent, read from its records.
-import { createMockFriendli, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
+import { createMockFriendli, jsonSent, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
 import { createFriendli, type FriendliProvider, type FriendliProviderSettings } from "../src/index.ts"
 
@@ -33,18 +33,12 @@ export const startMock = async (): Promise<Harness> => {
   }
 }
 
-/** The JSON chunks the mock sent for a request (tool_status events included, `[DONE]` left out). */
-export const sentChunks = (record: RequestRecord): Array<Record<string, unknown>> =>
-  record.events.flatMap((e) =>
-    e.type === "chunk" && e.data !== "[DONE]" ? [JSON.parse(e.data) as Record<string, unknown>] : [],
-  )
-
 type Delta = { content?: string | null; reasoning_content?: string | null }
 type Choice = { index: number; delta?: Delta; text?: string }
 
 /** The text of choice `index` the mock sent (chat content or completion text). */
 export const sentText = (record: RequestRecord, index = 0): string =>
-  sentChunks(record)
+  jsonSent(record)
     .flatMap((c) => (c.choices as Array<Choice> | undefined) ?? [])
     .filter((c) => c.index === index)
     .map((c) => c.delta?.content ?? c.text ?? "")
@@ -52,7 +46,7 @@ export const sentText = (record: RequestRecord, index = 0): string =>
 
 /** The reasoning of choice 0 the mock sent. */
 export const sentReasoning = (record: RequestRecord): string =>
-  sentChunks(record)
+  jsonSent(record)
     .flatMap((c) => (c.choices as Array<Choice> | undefined) ?? [])
     .filter((c) => c.index === 0)
     .map((c) => c.delta?.reasoning_content ?? "")
@@ -60,7 +54,7 @@ export const sentReasoning = (record: RequestRecord): string =>
 
 /** The usage of the mock's last chunk that had one. */
 export const sentUsage = (record: RequestRecord): Record<string, unknown> => {
-  const withUsage = sentChunks(record).filter((c) => c.usage !== undefined && c.usage !== null)
+  const withUsage = jsonSent(record).filter((c) => c.usage !== undefined && c.usage !== null)
   const last = withUsage[withUsage.length - 1]
   if (last === undefined) throw new Error(`The mock sent no usage for ${record.id}`)
   return last.usage as Record<string, unknown>

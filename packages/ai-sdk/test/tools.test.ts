@@ -2,8 +2,9 @@
 // Friendli's built-in tools as provider-executed tools.
 import assert from "node:assert/strict"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { jsonSent } from "@friendli-stream/testing"
 import { generateText, jsonSchema, Output, stepCountIs, streamText, tool } from "ai"
-import { type Harness, MODEL, sentChunks, sentText, startMock } from "./support.ts"
+import { type Harness, MODEL, sentText, startMock } from "./support.ts"
 
 let h: Harness
 
@@ -47,7 +48,7 @@ describe("tool calls", () => {
     })
     const parts: Array<Record<string, unknown>> = []
     for await (const part of result.fullStream) parts.push(part as never)
-    const args = sentArguments(sentChunks(h.mock.lastRequest()!))
+    const args = sentArguments(jsonSent(h.mock.lastRequest()!))
     const types = parts.map((p) => p.type)
     const start = types.indexOf("tool-input-start")
     const end = types.indexOf("tool-input-end")
@@ -117,7 +118,7 @@ describe("built-in tools", () => {
     const record = h.mock.lastRequest()!
     assert.equal(record.path, "/serverless/tools/v1/chat/completions")
     assert.deepEqual((record.body as { tools: unknown }).tools, [{ type: "math:calculator" }, { type: "web:search" }])
-    const statuses = sentChunks(record).filter((c) => "tool_call_id" in c) as Array<{
+    const statuses = jsonSent(record).filter((c) => "tool_call_id" in c) as Array<{
       tool_call_id: string
       name: string
       status: string
@@ -148,7 +149,7 @@ describe("built-in tools", () => {
       maxOutputTokens: 20,
     })
     const record = h.mock.lastRequest()!
-    const errored = sentChunks(record).find((c) => c.status === "ERRORED") as {
+    const errored = jsonSent(record).find((c) => c.status === "ERRORED") as {
       tool_call_id: string
       error: { type: string; msg: string }
     }

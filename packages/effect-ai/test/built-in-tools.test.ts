@@ -1,12 +1,13 @@
 // Friendli's built-in tools as effect/ai provider-defined tools, against the mock's tool-assisted API over HTTP.
 import assert from "node:assert/strict"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { jsonSent } from "@friendli-stream/testing"
 import * as LanguageModel from "effect/ai/LanguageModel"
 import * as Toolkit from "effect/ai/Toolkit"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { FriendliTool } from "../src/index.ts"
-import { type Harness, sentJson, sentText, startMock } from "./support.ts"
+import { type Harness, sentText, startMock } from "./support.ts"
 
 let h: Harness
 
@@ -27,7 +28,7 @@ type Status = {
   result: string | null
   error: { type: string; msg: string } | null
 }
-const statuses = () => sentJson(h.mock.lastRequest()!).filter((c) => "tool_call_id" in c) as Array<Status>
+const statuses = () => jsonSent(h.mock.lastRequest()!).filter((c) => "tool_call_id" in c) as Array<Status>
 
 describe("built-in tools", () => {
   it("generateText sends them to the tool-assisted API and reports each run as a provider-executed call and result", async () => {

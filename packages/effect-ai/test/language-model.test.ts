@@ -2,6 +2,7 @@
 import assert from "node:assert/strict"
 import { RateLimitError, StreamTruncated } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { jsonSent } from "@friendli-stream/testing"
 import * as AiError from "effect/ai/AiError"
 import * as Chat from "effect/ai/Chat"
 import * as LanguageModel from "effect/ai/LanguageModel"
@@ -14,7 +15,7 @@ import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { FriendliLanguageModel } from "../src/index.ts"
-import { type Harness, sentJson, sentText, startMock } from "./support.ts"
+import { type Harness, sentText, startMock } from "./support.ts"
 
 let h: Harness
 
@@ -55,7 +56,7 @@ describe("LanguageModel.streamText", () => {
     assert.equal(text, sentText(record))
     const finish = parts.find((p): p is Response.FinishPart => p.type === "finish")!
     assert.equal(finish.reason, "stop")
-    const usage = sentJson(record).at(-1)!.usage as { prompt_tokens: number; completion_tokens: number }
+    const usage = jsonSent(record).at(-1)!.usage as { prompt_tokens: number; completion_tokens: number }
     assert.equal(finish.usage.inputTokens.total, usage.prompt_tokens)
     assert.equal(finish.usage.outputTokens.total, usage.completion_tokens)
     assert.deepEqual((record.body as { stream_options: unknown }).stream_options, { include_usage: true })
@@ -76,7 +77,7 @@ describe("LanguageModel.streamText", () => {
     const types = parts.map((p) => p.type)
     assert.ok(types.indexOf("reasoning-end") < types.indexOf("text-start"), types.join(","))
     const finish = parts.find((p): p is Response.FinishPart => p.type === "finish")!
-    const usage = sentJson(record).at(-1)!.usage as { completion_tokens_details: { reasoning_tokens: number } }
+    const usage = jsonSent(record).at(-1)!.usage as { completion_tokens_details: { reasoning_tokens: number } }
     assert.equal(finish.usage.outputTokens.reasoning, usage.completion_tokens_details.reasoning_tokens)
   })
 

@@ -1,6 +1,6 @@
 // The mock Friendli endpoint on a real socket, and the LanguageModel layer pointed at it.
 import { FriendliClient } from "@friendli-stream/stream"
-import { createMockFriendli, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
+import { createMockFriendli, jsonSent, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
 import type * as LanguageModel from "effect/ai/LanguageModel"
 import * as Layer from "effect/Layer"
@@ -47,15 +47,9 @@ type Choice = {
   message?: { content?: string | null }
 }
 
-/** The JSON the mock sent for a request: the stream's chunks, or the one body of a whole response. */
-export const sentJson = (record: RequestRecord): Array<Record<string, unknown>> =>
-  record.events.flatMap((e) =>
-    e.type === "chunk" && e.data !== "[DONE]" ? [JSON.parse(e.data) as Record<string, unknown>] : [],
-  )
-
 /** Choice 0's text (or reasoning) in what the mock sent, streamed or whole. */
 export const sentText = (record: RequestRecord, field: "content" | "reasoning_content" = "content"): string =>
-  sentJson(record)
+  jsonSent(record)
     .flatMap((c) => (c.choices as Array<Choice> | undefined) ?? [])
     .filter((c) => c.index === 0)
     .map(

@@ -13,6 +13,17 @@ export type { Api, Deployment, Outcome, RecordEvent, RequestRecord, WaitOptions 
 export { API_PATHS } from "./internal/routes.ts"
 
 /**
+ * The JSON the mock sent for a request, one value per data event, in order (`[DONE]` left out): the chunks or events
+ * of a stream, or the one body of a whole response.
+ *
+ * @since 0.2.0
+ */
+export const jsonSent = (record: RequestRecord): Array<Record<string, unknown>> =>
+  record.events.flatMap((e) =>
+    e.type === "chunk" && e.data !== "[DONE]" ? [JSON.parse(e.data) as Record<string, unknown>] : [],
+  )
+
+/**
  * How to build a mock.
  *
  * @since 0.1.0

@@ -2,6 +2,7 @@ import assert from "node:assert/strict"
 import { FriendliClient, StreamMetrics } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
 import { chatRequest, collect } from "@friendli-stream/test-harness/fixtures"
+import { jsonSent } from "@friendli-stream/testing"
 import * as Effect from "effect/Effect"
 import { type RequestRecord, TOKEN } from "../mock.ts"
 import { type Context, lastApiRequest } from "../support.ts"
@@ -37,12 +38,10 @@ interface RawDelta {
 
 /** The deltas of choice 0 the mock sent, as JSON on the wire. */
 const sentDeltas = (record: RequestRecord): ReadonlyArray<RawDelta> =>
-  record.events.flatMap((e) =>
-    e.type === "chunk" && e.data !== "[DONE]"
-      ? (JSON.parse(e.data) as { choices: ReadonlyArray<{ index: number; delta: RawDelta }> }).choices
-          .filter((c) => c.index === 0)
-          .map((c) => c.delta)
-      : [],
+  jsonSent(record).flatMap((chunk) =>
+    (chunk.choices as ReadonlyArray<{ index: number; delta: RawDelta }>)
+      .filter((c) => c.index === 0)
+      .map((c) => c.delta),
   )
 
 /** What the wire says the message is: reasoning, content, and each call's id and name (first delta) and arguments. */
