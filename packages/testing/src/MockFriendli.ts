@@ -10,6 +10,7 @@ import type { RequestRecord, WaitOptions } from "./internal/records.ts"
 
 export { MockConnectionReset } from "./internal/body.ts"
 export type { Api, Deployment, Outcome, RecordEvent, RequestRecord, WaitOptions } from "./internal/records.ts"
+export { DEFAULT_MAX_RECORDS } from "./internal/records.ts"
 export { API_PATHS } from "./internal/routes.ts"
 
 /**
@@ -39,6 +40,14 @@ export interface MockFriendliOptions {
   readonly clock?: () => number
   /** The `model` a container answers with when the request has none. Default: `"mock-model"`. */
   readonly containerModel?: string
+  /**
+   * The most requests `requests` remembers: one more forgets the oldest (settled ones before pending ones), so a
+   * long-running service on the mock keeps flat memory. Default 1,000 (`DEFAULT_MAX_RECORDS`); a test that looks
+   * further back sets more.
+   *
+   * @since 0.3.0
+   */
+  readonly maxRecords?: number
 }
 
 /**
@@ -56,7 +65,7 @@ export type FetchHandler = (request: Request) => Promise<Response>
 export interface MockFriendli {
   /** Answers one request. Pass it to a runtime's server, or call it directly in a test. */
   readonly fetch: FetchHandler
-  /** Every request seen so far, oldest first (snapshots). */
+  /** The requests seen so far, oldest first (snapshots): the last `maxRecords` of them. */
   readonly requests: ReadonlyArray<RequestRecord>
   /** One request's record, by the id sent back in the `x-mock-request-id` header. */
   request(id: string): RequestRecord | undefined
@@ -90,6 +99,9 @@ export interface MockFriendli {
  * @since 0.1.0
  */
 export const createMockFriendli = (options: MockFriendliOptions = {}): MockFriendli => {
+  if (options.maxRecords !== undefined && !(Number.isInteger(options.maxRecords) && options.maxRecords >= 1)) {
+    throw new RangeError(`maxRecords must be a whole number of at least 1, not ${options.maxRecords}.`)
+  }
   const core = new MockCore(options)
   const recorder = core.recorder
   return {

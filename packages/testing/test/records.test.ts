@@ -165,6 +165,33 @@ describe("records", () => {
     await res.body?.cancel()
   })
 
+  it("keeps only the last maxRecords requests, forgetting settled ones before one still in flight", async () => {
+    const mock = newMock({ maxRecords: 3 })
+    const stalled = await post(mock, PATH, completionsBody(), { headers: { "x-mock-fault": "stall:1" } })
+    for (let i = 0; i < 4; i++) await readStream(await post(mock, PATH, completionsBody({ max_tokens: 1 })))
+    // req_1 is still in flight, so the settled req_2 and req_3 went first.
+    assert.deepEqual(
+      mock.requests.map((r) => r.id),
+      ["req_1", "req_4", "req_5"],
+    )
+    assert.equal(mock.request("req_2"), undefined)
+    assert.equal(mock.request(requestIdOf(stalled))?.outcome, "pending")
+    await stalled.body?.cancel()
+  })
+
+  it("remembers 1,000 requests by default", async () => {
+    const mock = newMock()
+    for (let i = 0; i < 1_001; i++) {
+      await (await mock.fetch(new Request(`${BASE}/serverless/v1/models`, { headers: { authorization: "Bearer t" } }))).text()
+    }
+    assert.equal(mock.requests.length, 1_000)
+    assert.equal(mock.requests[0]?.id, "req_2")
+  })
+
+  it("refuses a maxRecords that is not a whole number of at least 1", () => {
+    assert.throws(() => newMock({ maxRecords: 0 }), /maxRecords must be a whole number of at least 1, not 0/)
+  })
+
   it("requestIdOf refuses a response that did not come from the mock", () => {
     assert.throws(() => requestIdOf(new Response("x")), /x-mock-request-id/)
   })

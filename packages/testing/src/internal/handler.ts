@@ -47,6 +47,7 @@ export interface MockOptions {
   readonly faults?: string | undefined
   readonly clock?: (() => number) | undefined
   readonly containerModel?: string | undefined
+  readonly maxRecords?: number | undefined
 }
 
 /** The state and the handler of one mock instance. */
@@ -56,7 +57,7 @@ export class MockCore {
   private readonly active = new Map<string, AbortController>()
 
   constructor(readonly options: MockOptions = {}) {
-    this.recorder = new Recorder(options.clock ?? Date.now)
+    this.recorder = new Recorder(options.clock ?? Date.now, options.maxRecords)
     if (options.faults !== undefined) applyFaultSpec({}, options.faults) // fail early on a bad default
   }
 

@@ -100,6 +100,14 @@ export interface WaitOptions {
   readonly timeoutMs?: number
 }
 
+/**
+ * How many requests a mock remembers unless told otherwise: enough for any test, few enough that a long-running
+ * service on the mock stays flat.
+ *
+ * @since 0.3.0
+ */
+export const DEFAULT_MAX_RECORDS = 1000
+
 /** The recorder of one mock instance. */
 export class Recorder {
   private readonly entries: Array<Entry> = []
@@ -107,7 +115,11 @@ export class Recorder {
   private readonly listeners = new Set<() => void>()
   private counter = 0
 
-  constructor(readonly clock: () => number) {}
+  /** `limit`: the most records kept; opening one more forgets the oldest (settled ones first). */
+  constructor(
+    readonly clock: () => number,
+    readonly limit = DEFAULT_MAX_RECORDS,
+  ) {}
 
   /** Starts a record and returns its id. */
   open(
@@ -127,8 +139,16 @@ export class Recorder {
     }
     this.entries.push(entry)
     this.byId.set(id, entry)
+    if (this.entries.length > this.limit) this.forgetOne()
     this.notify()
     return id
+  }
+
+  /** Forgets the oldest settled record, or the oldest one when every record is still pending. */
+  private forgetOne(): void {
+    const settled = this.entries.findIndex((e) => e.outcome !== "pending")
+    const [gone] = this.entries.splice(settled === -1 ? 0 : settled, 1)
+    if (gone !== undefined) this.byId.delete(gone.id)
   }
 
   /** Updates fields that become known after the record was opened. */
