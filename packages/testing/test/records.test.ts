@@ -182,7 +182,9 @@ describe("records", () => {
   it("remembers 1,000 requests by default", async () => {
     const mock = newMock()
     for (let i = 0; i < 1_001; i++) {
-      await (await mock.fetch(new Request(`${BASE}/serverless/v1/models`, { headers: { authorization: "Bearer t" } }))).text()
+      await (
+        await mock.fetch(new Request(`${BASE}/serverless/v1/models`, { headers: { authorization: "Bearer t" } }))
+      ).text()
     }
     assert.equal(mock.requests.length, 1_000)
     assert.equal(mock.requests[0]?.id, "req_2")
