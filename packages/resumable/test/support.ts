@@ -34,7 +34,9 @@ export interface Harness {
   holds(streamId: string): Promise<boolean>
   /** From now on, every write of a producer (append, renew, finish) hangs, as if its process had frozen or died. */
   killProducers(): void
-  /** Closes the handler (its producers end with producer_lost), then the servers. */
+  /** Closes the handler alone (its producers end with producer_lost); the servers stay up. */
+  closeHandler(): Promise<void>
+  /** Closes the handler, then the servers. */
   close(): Promise<void>
 }
 
@@ -106,7 +108,13 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
     killProducers: () => {
       killed = true
     },
+    closeHandler: () => {
+      // a frozen producer's last finish would hang too: the closing handler's writes go through
+      killed = false
+      return runtime.dispose()
+    },
     close: async () => {
+      killed = false
       await runtime.dispose()
       await server.close()
       await mockServer.close()
