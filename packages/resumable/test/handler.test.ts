@@ -1,9 +1,12 @@
 import assert from "node:assert/strict"
-import { CompletionStream } from "@friendli-stream/stream"
+import { CompletionStream, FriendliClient, makePromiseClient } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { createMockFriendli } from "@friendli-stream/testing"
+import { serveNode } from "@friendli-stream/testing/node"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stream from "effect/Stream"
+import { ResumableHandler } from "../src/index.ts"
 import {
   eventsOf,
   type Harness,
@@ -245,6 +248,48 @@ describe("ResumableHandler in Promise form (toWebHandler)", () => {
       assert.ok(!h.handler.matches(new Request(`${new URL(url).origin}/v1/other`)))
     } finally {
       await h.close()
+    }
+  })
+
+  it("produces from a Promise client's stream handle, and a DELETE aborts its request through the start's signal", async () => {
+    const mock = createMockFriendli()
+    const mockServer = await serveNode(mock)
+    const client = makePromiseClient(FriendliClient.fetchHttpClient(), {
+      deployment: "container",
+      baseURL: `${mockServer.url}/_fault/delay:20`,
+      maxRetries: 0,
+    })
+    const handler = ResumableHandler.toWebHandler({
+      start: async (request, { signal }) => {
+        const { prompt, max_tokens } = (await request.json()) as { prompt: string; max_tokens: number }
+        return client.completions.stream({ model: "mock-model", prompt, max_tokens }, { signal })
+      },
+    })
+    const server = await serveNode(handler.fetch)
+    try {
+      const h = { base: `${server.url}/v1/stream` }
+      const first = uniquePrompt("promise")
+      const events = await eventsOf(await post(h, { prompt: first, max_tokens: 4 }))
+      assert.deepEqual(
+        events.map((e) => e.data),
+        sentData(await mock.waitForSettled(upstreamOf(mock, first).id)),
+      )
+      assert.equal(events.at(-1)?.data, "[DONE]")
+      const prompt = uniquePrompt("promise cancel")
+      const long = await post(h, { prompt, max_tokens: 400 })
+      const url = streamUrl(h, long)
+      const reading = eventsOf(long)
+      const record = await mock.waitForRequest((r) => (r.body as { prompt?: string } | undefined)?.prompt === prompt)
+      assert.equal((await fetch(url, { method: "DELETE" })).status, 200)
+      assert.equal(
+        (JSON.parse((await reading).at(-1)?.data ?? "{}") as { error: { code: string } }).error.code,
+        "cancelled",
+      )
+      await mock.waitForDisconnect(record.id)
+    } finally {
+      await handler.close()
+      await server.close()
+      await mockServer.close()
     }
   })
 })
