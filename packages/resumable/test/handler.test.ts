@@ -110,6 +110,23 @@ describe("ResumableHandler", () => {
     assert.deepEqual(b, a)
   })
 
+  it("resumes from GET of the URL that started the stream with Last-Event-ID, as EventSource reconnects", async () => {
+    const prompt = uniquePrompt("event source")
+    const start = `${h.base}?prompt=${encodeURIComponent(prompt)}&max_tokens=8&faults=delay:5`
+    const controller = new AbortController()
+    const response = await fetch(start, { signal: controller.signal })
+    assert.equal(response.status, 200)
+    const url = streamUrl(h, response)
+    const head = await readThenDrop(response, 2, controller)
+    const rest = await eventsOf(await resume(start, head.at(-1)?.id))
+    assert.deepEqual([...head, ...rest], await eventsOf(await resume(url)))
+    assert.equal(h.mock.requests.filter((r) => (r.body as { prompt?: string }).prompt === prompt).length, 1)
+    assert.equal((await resume(start, rest.at(-1)?.id)).status, 204, "after the end: 204, EventSource stops")
+    const bad = await resume(start, "nonsense")
+    assert.equal(bad.status, 400)
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /"nonsense"/)
+  })
+
   it("takes the Last-Event-ID from the lastEventId query parameter too (for curl)", async () => {
     const response = await post(h, { prompt: uniquePrompt("query"), max_tokens: 5 })
     const url = streamUrl(h, response)
