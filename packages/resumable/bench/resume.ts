@@ -9,6 +9,7 @@
  *   node --expose-gc bench/resume.ts [--streams 500] [--tokens 64] [--rounds 3]
  */
 import { spawn } from "node:child_process"
+import { get } from "node:http"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { FriendliClient, makePromiseClient } from "@friendli-stream/stream"
@@ -158,10 +159,34 @@ const runResumable = async (): Promise<number> => {
   return results.reduce((n, r) => n + r, 0)
 }
 
-const measure = async (run: () => Promise<number>) => {
+/** How long a new connection to `url` waits for its answer (a 404), as a same-run baseline for the reconnects. */
+const newConnection = (url: string) =>
+  new Promise<number>((resolve, reject) => {
+    const t = performance.now()
+    get(url, (res) => {
+      res.resume()
+      resolve(performance.now() - t)
+    }).on("error", reject)
+  })
+
+const baseline: Array<number> = []
+const measure = async (run: () => Promise<number>, probeUrl: string) => {
   const cpu0 = cpuMs()
   const t0 = performance.now()
+  const probe = new Promise<void>((resolve) =>
+    setTimeout(
+      () =>
+        void newConnection(probeUrl)
+          .then(
+            (ms) => baseline.push(ms),
+            () => {},
+          )
+          .finally(resolve),
+      50,
+    ),
+  )
   const events = await run()
+  await probe
   return { cpu: cpuMs() - cpu0, wall: performance.now() - t0, events }
 }
 
@@ -177,8 +202,8 @@ try {
   reconnects.length = 0
   headersAt.length = 0
   for (let r = 0; r < ROUNDS; r++) {
-    plainRuns.push(await measure(runPlain))
-    resumableRuns.push(await measure(runResumable))
+    plainRuns.push(await measure(runPlain, `${plain.url}/none`))
+    resumableRuns.push(await measure(runResumable, `${resumableServer.url}/none`))
   }
   const perEvent = (runs: Array<{ cpu: number; events: number }>) =>
     (runs.reduce((s, r) => s + r.cpu, 0) * 1000) / runs.reduce((s, r) => s + r.events, 0)
@@ -196,11 +221,14 @@ try {
   console.log(
     `  reconnect -> first resumed event: p50 ${percentile(reconnects, 50).toFixed(1)} ms, p99 ${percentile(reconnects, 99).toFixed(1)} ms (${reconnects.length} resumes; its headers: p50 ${percentile(headersAt, 50).toFixed(1)} ms; the next event may not be generated yet)`,
   )
+  console.log(
+    `  same-run baseline: any new connection 50 ms into a round waited p50 ${percentile(baseline, 50).toFixed(1)} ms for its answer (readers and service share this process's event loop)`,
+  )
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc !== undefined) {
     gc()
     const before = process.memoryUsage().heapUsed
-    await measure(runResumable)
+    await measure(runResumable, `${resumableServer.url}/none`)
     gc()
     const after = process.memoryUsage().heapUsed
     console.log(
