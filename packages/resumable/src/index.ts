@@ -15,4 +15,6 @@ export * as RedisStore from "./RedisStore.ts"
 /** @since 0.3.0 */
 export * from "./ResumableError.ts"
 /** @since 0.3.0 */
+export * as ResumableHandler from "./ResumableHandler.ts"
+/** @since 0.3.0 */
 export * from "./ResumableStore.ts"
