@@ -296,6 +296,45 @@ describe.skipIf(redisSkip())("RedisStore", () => {
       assert.ok(perEvent <= 1, `${perEvent} commands per event`)
     })
 
+    it("follows 40 live streams on one blocking read and one reserved connection: every reader gets its stream whole", async () => {
+      // a pool of 2 connections: the 40 readers share the store's one reserved connection
+      const small: Instance = ManagedRuntime.make(
+        Layer.unwrap(
+          Effect.sync(() =>
+            RedisStore.layer({ prefix: PREFIX }).pipe(
+              Layer.provideMerge(NodeRedis.layer({ url: redis?.url ?? "", maxConnections: 2, acquireTimeout: 5000 })),
+            ),
+          ),
+        ),
+      )
+      try {
+        const ids = Array.from({ length: 40 }, () => EventId.makeStreamId())
+        const leases = await Promise.all(ids.map((id) => use(a, (s) => s.create(id, LONG))))
+        const before = await commands(small)
+        const readers = ids.map((id) => readAll(small, id))
+        for (let from = 1; from <= 100; from += 5) {
+          await Promise.all(leases.map((lease) => use(a, (s) => s.append(lease, events(from, 5)))))
+        }
+        await Promise.all(leases.map((lease) => use(a, (s) => s.finish(lease, endEvent("done")))))
+        const results = await Promise.all(readers)
+        for (const entries of results) {
+          assert.deepEqual(
+            entries.map((e) => e.seq),
+            Array.from({ length: 101 }, (_, i) => i + 1),
+          )
+          assert.equal(entries.at(-1)?.end, "done")
+        }
+        const after = await commands(small)
+        const reads = after.xread - before.xread + (after.wake - before.wake)
+        console.log(
+          `measured: redis store: 40 live readers on one instance: ${after.xread - before.xread} XREAD + ${after.wake - before.wake} wake + ${after.page - before.page} page commands for ${40 * 100} events`,
+        )
+        assert.ok(reads < 40 * 100, `${reads} blocking reads and wakes for ${40 * 100} events`)
+      } finally {
+        await small.dispose()
+      }
+    })
+
     it("fails with StoreError Corrupt, naming the reply, on a stream entry it did not write", async () => {
       const id = EventId.makeStreamId()
       const lease = await use(a, (s) => s.create(id, LONG))
