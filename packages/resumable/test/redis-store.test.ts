@@ -335,6 +335,32 @@ describe.skipIf(redisSkip())("RedisStore", () => {
       }
     })
 
+    it("fails a live reader with StoreError Unavailable, never a hang, when Redis goes away", async () => {
+      const own = await startRedis()
+      const instance: Instance = ManagedRuntime.make(
+        RedisStore.layer({ prefix: PREFIX }).pipe(Layer.provideMerge(NodeRedis.layer({ url: own.url }))),
+      )
+      try {
+        const id = EventId.makeStreamId()
+        const lease = await use(instance, (s) => s.create(id, LONG))
+        await use(instance, (s) => s.append(lease, events(1, 2)))
+        const before = await commands(instance)
+        const reading = instance.runPromiseExit(ResumableStore.use((s) => Stream.runCollect(s.read(id, 0))))
+        while ((await commands(instance)).xread === before.xread) await new Promise((resolve) => setTimeout(resolve, 5))
+        const stopped = Date.now()
+        await own.stop()
+        const exit = await reading
+        console.log(`measured: redis store: a live reader failed ${Date.now() - stopped} ms after Redis stopped`)
+        assert.ok(Exit.isFailure(exit), "the read failed")
+        const error = Cause.findErrorOption(exit.cause)
+        assert.ok(Option.isSome(error) && error.value instanceof StoreError, Cause.pretty(exit.cause))
+        assert.equal(error.value.reason, "Unavailable")
+      } finally {
+        await own.stop()
+        await instance.dispose()
+      }
+    })
+
     it("fails with StoreError Corrupt, naming the reply, on a stream entry it did not write", async () => {
       const id = EventId.makeStreamId()
       const lease = await use(a, (s) => s.create(id, LONG))

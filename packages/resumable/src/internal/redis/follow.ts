@@ -64,6 +64,7 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
     let inFlight: Map<string, number> | undefined
     let wakeLastId = "0-0"
     let wakePending = false
+    let wakeUsed = false
     let idle = Deferred.makeUnsafe<void>()
 
     const remove = (log: string, waiter: Waiter): void => {
@@ -157,7 +158,12 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
       }
     })
     yield* Effect.forkScoped(loop)
-    yield* Effect.addFinalizer(() => Effect.sync(() => failAll(options.closed())))
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => failAll(options.closed())).pipe(
+        // the wake stream would expire by itself; a store that closes takes it away at once
+        Effect.andThen(Effect.suspend(() => (wakeUsed ? Effect.ignore(redis.send("DEL", wakeKey)) : Effect.void))),
+      ),
+    )
 
     /** Registers a waiter; wakes the loop (in process when idle, through Redis when its read does not cover it). */
     const register = (log: string, waiter: Waiter): Effect.Effect<void, StoreError> =>
@@ -173,6 +179,7 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
         const covered = inFlight.get(log)
         if ((covered !== undefined && covered <= waiter.after) || wakePending) return Effect.void
         wakePending = true
+        wakeUsed = true
         return command("wake", redis.eval(Scripts.wake)(wakeKey), () => undefined)
       })
 
