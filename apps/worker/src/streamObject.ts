@@ -20,7 +20,7 @@ import * as Redacted from "effect/Redacted"
  * @since 0.1.0
  */
 export interface Env extends ResumableEnv {
-  readonly STREAMS: DurableObjectNamespace
+  readonly STREAMS: DurableObjectNamespace<StreamObject>
   readonly MOCK_FAULTS?: string
   readonly TEST_HOOKS?: string
 }

@@ -22,7 +22,8 @@ export const readEvents = async (res: Response, limit = Number.POSITIVE_INFINITY
         const field = (name: string) =>
           lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ""))
         const data = field("data")
-        if (data.length > 0) events.push({ id: field("id").at(-1), event: field("event").at(-1), data: data.join("\n") })
+        if (data.length > 0)
+          events.push({ id: field("id").at(-1), event: field("event").at(-1), data: data.join("\n") })
         end = buffer.indexOf("\n\n")
       }
       if (events.length >= limit) {

@@ -11,7 +11,7 @@
  * export class StreamObject extends ResumableStreamObject {}
  *
  * export default {
- *   fetch: (request: Request, env: { STREAMS: DurableObjectNamespace }) =>
+ *   fetch: (request: Request, env: { STREAMS: DurableObjectNamespace<StreamObject> }) =>
  *     resumableRoutes(request, env.STREAMS, {
  *       start: async (request) => ({ api: "completions", request: await request.json() }),
  *     }) ?? new Response("Not found", { status: 404 }),
@@ -19,6 +19,7 @@
  *
  * @since 0.3.0
  */
+import { DurableObject } from "cloudflare:workers"
 import type { CloudflareClientOptions } from "./index.ts"
 import { envClientOptions, type ResumableEnv, type ResumableStart, StreamObject } from "./internal/resumable/object.ts"
 import { type ResumableRoutesOptions, resumableRoutes as routes } from "./internal/resumable/routes.ts"
@@ -42,17 +43,17 @@ export type {
  *
  * @since 0.3.0
  */
-export class ResumableStreamObject<Env extends ResumableEnv = ResumableEnv> {
+export class ResumableStreamObject<Env extends ResumableEnv = ResumableEnv> extends DurableObject<Env> {
   /** The object's state and routes. */
   readonly #object: StreamObject
 
-  /** Called by the runtime. @since 0.3.0 */
-  constructor(
-    /** The object's state (its storage). @since 0.3.0 */
-    readonly ctx: DurableObjectState,
-    /** The Worker's bindings. @since 0.3.0 */
-    readonly env: Env,
-  ) {
+  /**
+   * Called by the runtime with the object's state (its storage) and the Worker's bindings.
+   *
+   * @since 0.3.0
+   */
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
     this.#object = new StreamObject(ctx, env, () => this.clientOptions())
   }
 
@@ -72,7 +73,7 @@ export class ResumableStreamObject<Env extends ResumableEnv = ResumableEnv> {
    *
    * @since 0.3.0
    */
-  fetch(request: Request): Promise<Response> {
+  override fetch(request: Request): Promise<Response> {
     return this.#object.fetch(request)
   }
 
@@ -81,7 +82,7 @@ export class ResumableStreamObject<Env extends ResumableEnv = ResumableEnv> {
    *
    * @since 0.3.0
    */
-  alarm(): Promise<void> {
+  override alarm(): Promise<void> {
     return this.#object.alarm()
   }
 
@@ -108,8 +109,8 @@ export class ResumableStreamObject<Env extends ResumableEnv = ResumableEnv> {
  *
  * @since 0.3.0
  */
-export const resumableRoutes: (
+export const resumableRoutes: <O extends Rpc.DurableObjectBranded | undefined>(
   request: Request,
-  namespace: DurableObjectNamespace,
+  namespace: DurableObjectNamespace<O>,
   options: ResumableRoutesOptions,
 ) => Promise<Response> | undefined = routes

@@ -49,7 +49,18 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
     assert.equal(res.status, 200)
     assert.equal(res.headers.get("content-type"), "text/html; charset=utf-8")
     const html = await res.text()
-    for (const id of ["prompt", "max-tokens", "send", "stop", "output", "state", "ttft", "tps", "tokens", "reconnects"]) {
+    for (const id of [
+      "prompt",
+      "max-tokens",
+      "send",
+      "stop",
+      "output",
+      "state",
+      "ttft",
+      "tps",
+      "tokens",
+      "reconnects",
+    ]) {
       assert.match(html, new RegExp(`id="${id}"`), `the page has #${id}`)
     }
     assert.match(html, /new EventSource\("\/v1\/stream\?"/)
@@ -65,7 +76,9 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
     const events = await readEvents(res)
     assertIds(events, streamId)
     assert.equal(endOf(events.at(-1)), "done")
-    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data) as { model: string; choices: Array<{ text: string }> })
+    const chunks = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.data) as { model: string; choices: Array<{ text: string }> })
     assert.equal(chunks.filter((c) => (c.choices[0]?.text ?? "") !== "").length, 8)
     assert.ok(chunks.every((c) => c.model === env.FRIENDLI_MODEL))
   })
@@ -75,7 +88,9 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
     assert.equal(res.status, 200)
     const events = await readEvents(res)
     assert.equal(endOf(events.at(-1)), "done")
-    const seen = [...mock.requests].reverse().find((r) => (r.body as { prompt?: string }).prompt === "What the mock sees")
+    const seen = [...mock.requests]
+      .reverse()
+      .find((r) => (r.body as { prompt?: string }).prompt === "What the mock sees")
     assert.ok(seen, "the mock saw the request")
     assert.equal(seen.path, "/serverless/v1/completions")
     assert.equal(seen.headers.authorization, "Bearer demo-token")
@@ -137,7 +152,9 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
     const res = await start({ prompt: "A long story about cancelling", max_tokens: 200 })
     const head = await readEvents(res, 4)
     const { streamId } = splitId(head[0]!.id)
-    const upstream = [...mock.requests].reverse().find((r) => (r.body as { prompt?: string }).prompt === "A long story about cancelling")
+    const upstream = [...mock.requests]
+      .reverse()
+      .find((r) => (r.body as { prompt?: string }).prompt === "A long story about cancelling")
     assert.ok(upstream, "the mock saw the request")
     const reader = readEvents(await get(`/v1/stream/${streamId}`, head.at(-1)!.id))
 
@@ -184,7 +201,12 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
   })
 
   it("answers a bad start with a 400 JSON error, an unknown path with 404 and a wrong method with 405", async () => {
-    for (const body of [{ prompt: "" }, "not json", { prompt: "Hi", max_tokens: 0 }, { prompt: "Hi", max_tokens: 5000 }]) {
+    for (const body of [
+      { prompt: "" },
+      "not json",
+      { prompt: "Hi", max_tokens: 0 },
+      { prompt: "Hi", max_tokens: 5000 },
+    ]) {
       const res = await start(body)
       assert.equal(res.status, 400, JSON.stringify(body))
       assert.equal((await errorOf(res)).type, "invalid_request_error")
@@ -196,7 +218,9 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
     assert.equal(wrong.status, 405)
     assert.equal(wrong.headers.get("allow"), "GET, POST")
     await wrong.body?.cancel()
-    const wrongOne = await worker.fetch(new Request("http://worker/v1/stream/AAAAAAAAAAAAAAAAAAAAAA", { method: "PUT" }))
+    const wrongOne = await worker.fetch(
+      new Request("http://worker/v1/stream/AAAAAAAAAAAAAAAAAAAAAA", { method: "PUT" }),
+    )
     assert.equal(wrongOne.status, 405)
     assert.equal(wrongOne.headers.get("allow"), "GET, DELETE")
     await wrongOne.body?.cancel()

@@ -8,8 +8,15 @@
  *   ones, then the end; `204` when the id is the end's own;
  * - `DELETE <base>/<id>`: stores `cancelled` and aborts the upstream request; `409` when the stream already ended.
  */
-import { type CreateOptions, DEFAULT_CREATE_OPTIONS, type Entry, EventId, type ResumableError } from "@friendli-stream/resumable"
+
 import type { DeploymentKind } from "@friendli-stream/core"
+import {
+  type CreateOptions,
+  DEFAULT_CREATE_OPTIONS,
+  type Entry,
+  EventId,
+  type ResumableError,
+} from "@friendli-stream/resumable"
 import type { PromiseClient } from "@friendli-stream/stream"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -138,7 +145,8 @@ export class StreamObject {
     const first = await Effect.runPromise(Effect.result(Stream.runHead(store.read(streamId, 0, { pageSize: 1 }))))
     if (first._tag === "Failure") return errorResponse(first.failure)
     const entry = Option.getOrUndefined(first.success)
-    if (entry === undefined) return jsonError(503, `Stream ${streamId} disappeared before its first event.`, "store_error")
+    if (entry === undefined)
+      return jsonError(503, `Stream ${streamId} disappeared before its first event.`, "store_error")
     if (entry.seq === 1 && entry.end === "error") return failedAtOnce(entry, location)
     const rest = entry.end === undefined ? store.read(streamId, entry.seq) : Stream.empty
     return sseResponse(streamId, Stream.concat(Stream.succeed(entry), rest), { location })

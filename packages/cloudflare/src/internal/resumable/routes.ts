@@ -25,8 +25,8 @@ const streamOf = (eventId: string): string | Response => {
 }
 
 /** Forwards `request` to the object of `streamId`, at `<base>/<streamId>`. */
-const forward = (
-  namespace: DurableObjectNamespace,
+const forward = <O extends Rpc.DurableObjectBranded | undefined>(
+  namespace: DurableObjectNamespace<O>,
   streamId: string,
   url: URL,
   base: string,
@@ -39,9 +39,9 @@ const forward = (
 }
 
 /** The routes of resumable streams; `undefined` for a path outside `base`. */
-export const resumableRoutes = (
+export const resumableRoutes = <O extends Rpc.DurableObjectBranded | undefined>(
   request: Request,
-  namespace: DurableObjectNamespace,
+  namespace: DurableObjectNamespace<O>,
   options: ResumableRoutesOptions,
 ): Promise<Response> | undefined => {
   const base = options.base ?? "/v1/stream"

@@ -6,15 +6,11 @@
  *
  * An object holds one stream: a request for any other id is `StreamNotFound`.
  */
-import * as Deferred from "effect/Deferred"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
+
 import {
   type End,
-  type Entry,
   type EndReason,
+  type Entry,
   endEvent,
   LeaseLost,
   type ResumableStore,
@@ -22,6 +18,11 @@ import {
   StreamExists,
   StreamNotFound,
 } from "@friendli-stream/resumable"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 
 type Service = ResumableStore["Service"]
 
@@ -96,9 +97,15 @@ export const makeSqliteStore = (
   const defaultPageSize = options.pageSize ?? DEFAULT_PAGE_SIZE
   let changed = Deferred.makeUnsafe<void>()
   let waiting = 0
-  let schemaReady = sql.exec<{ n: number }>(
-    "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'resumable_stream'",
-  ).one().n > 0
+  // Whether the tables exist: known once they do (until `deleteAll`), asked of SQLite until then.
+  let tablesExist = false
+  const schemaReady = (): boolean =>
+    (tablesExist ||=
+      sql
+        .exec<{ n: number }>(
+          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'resumable_stream'",
+        )
+        .one().n > 0)
 
   const wake = (): void => {
     const previous = changed
@@ -111,7 +118,7 @@ export const makeSqliteStore = (
     Effect.try({ try: f, catch: (cause) => storeError(cause, what) })
 
   const row = (): StreamRow | undefined =>
-    schemaReady ? sql.exec<StreamRow>("SELECT * FROM resumable_stream LIMIT 1").toArray()[0] : undefined
+    schemaReady() ? sql.exec<StreamRow>("SELECT * FROM resumable_stream LIMIT 1").toArray()[0] : undefined
 
   const lastSeq = (): number => sql.exec<{ n: number | null }>("SELECT max(seq) AS n FROM resumable_entry").one().n ?? 0
 
@@ -150,9 +157,9 @@ export const makeSqliteStore = (
     })
 
   const endReasonOf = (): EndReason | undefined => {
-    const end = sql.exec<{ end_reason: string }>(
-      "SELECT end_reason FROM resumable_entry WHERE end_reason IS NOT NULL LIMIT 1",
-    ).toArray()[0]
+    const end = sql
+      .exec<{ end_reason: string }>("SELECT end_reason FROM resumable_entry WHERE end_reason IS NOT NULL LIMIT 1")
+      .toArray()[0]
     return end === undefined ? undefined : (end.end_reason as EndReason)
   }
 
@@ -181,14 +188,17 @@ export const makeSqliteStore = (
       const existing = yield* attempt("read the stream", row)
       if (existing !== undefined) {
         return yield* Effect.fail(
-          new StreamExists({ streamId, message: `Stream ${streamId} exists or existed: stream ids are never re-used.` }),
+          new StreamExists({
+            streamId,
+            message: `Stream ${streamId} exists or existed: stream ids are never re-used.`,
+          }),
         )
       }
       const token = crypto.randomUUID()
       const now = Date.now()
       yield* attempt("create the stream", () => {
         sql.exec(SCHEMA)
-        schemaReady = true
+        tablesExist = true
         sql.exec(
           "INSERT INTO resumable_stream (id, token, lease_ms, retention_ms, max_duration_ms, created_at, lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
           streamId,
@@ -247,7 +257,7 @@ export const makeSqliteStore = (
         return Stream.paginate<number, Entry, StoreError>(Math.max(0, afterSeq), (cursor: number) =>
           Effect.gen(function* () {
             const rows = yield* attempt("read the stream's entries", () =>
-              schemaReady
+              schemaReady()
                 ? sql
                     .exec<EntryRow>(
                       "SELECT seq, event, data, end_reason FROM resumable_entry WHERE seq > ? ORDER BY seq LIMIT ?",
@@ -297,8 +307,11 @@ export const makeSqliteStore = (
     }
     const deleteAt = stream.ended_at + stream.retention_ms
     if (now < deleteAt) return yield* setAlarm(deleteAt)
-    yield* Effect.tryPromise({ try: () => storage.deleteAll(), catch: (cause) => storeError(cause, "delete the stream") })
-    schemaReady = false
+    yield* Effect.tryPromise({
+      try: () => storage.deleteAll(),
+      catch: (cause) => storeError(cause, "delete the stream"),
+    })
+    tablesExist = false
     wake()
   })
 
@@ -306,7 +319,9 @@ export const makeSqliteStore = (
     store: { create, append, renew, finish, read, cancel },
     info: () => {
       const stream = row()
-      return stream === undefined ? undefined : { streamId: stream.id, lastSeq: lastSeq(), ended: stream.ended_at !== null }
+      return stream === undefined
+        ? undefined
+        : { streamId: stream.id, lastSeq: lastSeq(), ended: stream.ended_at !== null }
     },
     recover,
     alarm,
