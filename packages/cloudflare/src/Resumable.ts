@@ -34,7 +34,8 @@ export type {
 }
 
 /**
- * The Durable Object of one resumable stream (SQLite-backed: declare it under `new_sqlite_classes` in a migration).
+ * The Durable Object of one resumable stream (SQLite-backed: declare it under `new_sqlite_classes` in a migration):
+ * `@friendli-stream/resumable`'s handler and producer on the object's SQLite store.
  * Export it (or a subclass) from the Worker under the class name the binding names. It reads the client's bindings
  * (`FRIENDLI_TOKEN`, `FRIENDLI_TEAM`, `FRIENDLI_DEPLOYMENT`, `FRIENDLI_BASE_URL`, `FRIENDLI_MODEL`) and the stream's
  * times (`RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS`, `RESUMABLE_MAX_DURATION_MS`); override
@@ -68,7 +69,8 @@ export class ResumableStreamObject<Env extends ResumableEnv = ResumableEnv> exte
   }
 
   /**
-   * The stream's routes, as {@link resumableRoutes} forwards them: `PUT` (start), `GET` (read or resume with
+   * The stream's routes, as {@link resumableRoutes} forwards them: `POST` (start, with the id the Worker chose),
+   * `GET` (read or resume with
    * `Last-Event-ID`), `DELETE` (cancel).
    *
    * @since 0.3.0

@@ -27,11 +27,11 @@ const newStream = () => {
   return { streamId, stub: objectOf(streamId) }
 }
 
-/** The object's start (what the Worker's POST /v1/stream sends it). */
+/** The object's start, as the Worker's POST /v1/stream sends it: the id it chose, and what to start. */
 const put = (streamId: string, body: unknown) =>
-  new Request(`http://object/v1/stream/${streamId}`, {
-    method: "PUT",
-    headers: { "content-type": "application/json" },
+  new Request("http://object/v1/stream", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-friendli-stream-id": streamId },
     body: JSON.stringify(body),
   })
 
@@ -143,7 +143,7 @@ describe("the stream's Durable Object", () => {
     const { streamId, stub } = newStream()
     await readEvents(await stub.fetch(put(streamId, completion("Once", { max_tokens: 2 }))))
     const again = await stub.fetch(put(streamId, completion("Twice", { max_tokens: 2 })))
-    assert.equal(again.status, 409)
+    assert.equal(again.status, 500)
     assert.match(((await again.json()) as { error: { message: string } }).error.message, /never re-used/)
   })
 
@@ -189,18 +189,18 @@ describe("the stream's Durable Object with a token (a mock in Node)", () => {
     assert.equal(seen?.body.model, "my-model")
   })
 
-  it("answers a refused token with a 502 JSON error carrying the upstream's 401; the stream keeps that end", async () => {
-    const { status, location, body } = await startWith("flp_wrong", "Hi")
-    assert.equal(status, 502)
-    const { error } = body as { error: { message: string; code: unknown } }
+  it("ends a stream whose upstream refused the token with the upstream's 401 as its error end, kept for a replay", async () => {
+    const { status, location, events } = await startWith("flp_wrong", "Hi")
+    assert.equal(status, 200)
+    assert.equal(events.length, 1, JSON.stringify(events))
+    assert.equal(endOf(events[0]), "error:AuthenticationError")
+    const { error } = JSON.parse(events[0]!.data) as { error: { message: string; code: unknown } }
     assert.equal(error.code, 401)
     assert.ok(error.message.length > 0)
-    assert.match(location ?? "", /^\/v1\/stream\//)
-    const { streamId } = splitId(`${(location ?? "").slice("/v1/stream/".length)}.1`)
+    assert.match(location ?? "", /^\/v1\/stream\/[A-Za-z0-9_-]{22}$/)
     const replay = await readEvents(
-      await env.STREAMS.get(env.STREAMS.idFromName(streamId)).fetch(`http://object${location}`),
+      await env.STREAMS.get(env.STREAMS.idFromName(splitId(events[0]!.id).streamId)).fetch(`http://object${location}`),
     )
-    assert.equal(replay.length, 1, JSON.stringify(replay))
-    assert.equal(endOf(replay[0]), "error:AuthenticationError")
+    assert.deepEqual(replay, events)
   })
 })

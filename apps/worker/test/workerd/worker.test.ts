@@ -156,7 +156,8 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
       .reverse()
       .find((r) => (r.body as { prompt?: string }).prompt === "A long story about cancelling")
     assert.ok(upstream, "the mock saw the request")
-    const reader = readEvents(await get(`/v1/stream/${streamId}`, head.at(-1)!.id))
+    // The handler answers a resume with its first event: this reader waits (the mock stalls) until the cancel.
+    const reader = get(`/v1/stream/${streamId}`, head.at(-1)!.id).then((res) => readEvents(res))
 
     const cancelled = await worker.fetch(new Request(`http://worker/v1/stream/${streamId}`, { method: "DELETE" }))
     assert.equal(cancelled.status, 200)
@@ -185,7 +186,7 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
       [`/v1/stream/${unknown}`, undefined, 404, /No stream/],
       [`/v1/stream/${unknown}`, `${unknown}.1`, 404, /No stream/],
       ["/v1/stream?prompt=x", `${unknown}.1`, 404, /No stream/],
-      ["/v1/stream/not-an-id", undefined, 404, /not an id/],
+      ["/v1/stream/not-an-id", undefined, 404, /No stream/],
       [`/v1/stream/${streamId}`, "garbage", 400, /not an event id/],
       [`/v1/stream/${streamId}`, `${streamId}.0`, 400, /not an event id/],
       ["/v1/stream?prompt=x", "garbage", 400, /not an event id/],
@@ -216,7 +217,7 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
     assert.match((await errorOf(missing)).message, /POST \/v1\/stream/)
     const wrong = await worker.fetch(new Request("http://worker/v1/stream", { method: "PUT", body: "{}" }))
     assert.equal(wrong.status, 405)
-    assert.equal(wrong.headers.get("allow"), "GET, POST")
+    assert.equal(wrong.headers.get("allow"), "POST, GET")
     await wrong.body?.cancel()
     const wrongOne = await worker.fetch(
       new Request("http://worker/v1/stream/AAAAAAAAAAAAAAAAAAAAAA", { method: "PUT" }),

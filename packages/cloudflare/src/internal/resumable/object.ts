@@ -1,32 +1,34 @@
 /**
- * The Durable Object of one resumable stream: its SQLite store, its producer (the upstream request, made here so
- * that generation goes on when the browser goes away), and its HTTP routes as the Worker forwards them:
+ * The Durable Object of one resumable stream: `@friendli-stream/resumable`'s handler (its routes, its producer) on the
+ * object's SQLite store, with the upstream request made here, so that generation goes on when the browser goes
+ * away. The Worker (`resumableRoutes`) forwards:
  *
- * - `PUT <base>/<id>` (from the Worker's start only): `{ api, request }`; creates the stream, starts the producer,
- *   answers as a `GET` from the first event would, with `Location: <base>/<id>`;
- * - `GET <base>/<id>`: the events after `Last-Event-ID` (header, or `?lastEventId=`), or all of them, then the live
- *   ones, then the end; `204` when the id is the end's own;
- * - `DELETE <base>/<id>`: stores `cancelled` and aborts the upstream request; `409` when the stream already ended.
+ * - the start as `POST <base>` with the stream id it chose in `x-friendli-stream-id` and a {@link ResumableStart};
+ * - `GET <base>/<id>` (with `Last-Event-ID`) and `DELETE <base>/<id>` as they came.
+ *
+ * What the object adds: a `Last-Event-ID` past the stream's last event is a 400 (a reader would otherwise wait for an
+ * event that was never sent), `DELETE` aborts the upstream request at once, and `recover`/`alarm` (sqliteStore.ts).
  */
-
 import type { DeploymentKind } from "@friendli-stream/core"
 import {
   type CreateOptions,
   DEFAULT_CREATE_OPTIONS,
-  type Entry,
   EventId,
-  type ResumableError,
+  ResumableHandler,
+  ResumableStore,
 } from "@friendli-stream/resumable"
 import type { PromiseClient } from "@friendli-stream/stream"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
+import * as Scope from "effect/Scope"
 import { type CloudflareClientOptions, createClient, type FriendliEnv } from "../../index.ts"
-import { errorResponse, jsonError, sseResponse } from "./http.ts"
-import { produce, type UpstreamHandle } from "./producer.ts"
+import { jsonError } from "./http.ts"
 import { makeSqliteStore, type SqliteStore } from "./sqliteStore.ts"
+
+/** The header in which the Worker names the stream a start creates. */
+export const STREAM_ID_HEADER = "x-friendli-stream-id"
 
 /** The bindings the object reads: the client's, and the stream's times (milliseconds, as strings). */
 export interface ResumableEnv extends FriendliEnv {
@@ -77,24 +79,18 @@ const createOptions = (env: ResumableEnv, own: Partial<CreateOptions> = {}): Cre
   return options
 }
 
-/** The error an `event: error` end entry carries, as a JSON error response: for a stream that failed at once. */
-const failedAtOnce = (entry: Entry, location: string): Response => {
-  let error: { message?: unknown; type?: unknown; code?: unknown } = {}
-  try {
-    error = (JSON.parse(entry.data) as { error?: typeof error }).error ?? {}
-  } catch {}
-  const code = typeof error.code === "number" ? error.code : undefined
-  const status = code === 400 || code === 404 || code === 422 || code === 429 ? code : 502
-  return new Response(
-    `${JSON.stringify({ error: { message: String(error.message ?? "The stream failed."), type: String(error.type ?? "error"), code: error.code ?? null } })}\n`,
-    { status, headers: { "content-type": "application/json", location } },
-  )
-}
-
 /** The object's state and routes; the public class (`ResumableStreamObject`) delegates to it. */
 export class StreamObject {
   readonly sqlite: SqliteStore
-  private producer: Fiber.Fiber<void> | undefined
+  private readonly runtime: ManagedRuntime.ManagedRuntime<ResumableStore, never>
+  /** The producers' scope: as long as the instance (an eviction ends it without a word: `recover` handles that). */
+  private readonly scope = Scope.makeUnsafe()
+  /** One handler per base path and stream times. */
+  private readonly handlers = new Map<string, ResumableHandler.ResumableHandler>()
+  /** The start of each start request, for the handler's `start`. */
+  private readonly starts = new WeakMap<Request, ResumableStart>()
+  /** Aborts the upstream request at once when the stream is cancelled. */
+  private readonly cancelled = new AbortController()
   private client: PromiseClient | undefined
 
   constructor(
@@ -103,6 +99,7 @@ export class StreamObject {
     private readonly clientOptions: () => CloudflareClientOptions,
   ) {
     this.sqlite = makeSqliteStore(ctx.storage)
+    this.runtime = ManagedRuntime.make(Layer.succeed(ResumableStore, this.sqlite.store))
     // An unfinished stream in a new instance has lost its producer (it lived in the old instance's memory).
     void ctx.blockConcurrencyWhile(() => Effect.runPromise(Effect.ignore(this.sqlite.recover)))
   }
@@ -113,90 +110,80 @@ export class StreamObject {
 
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url)
-    const streamId = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf("/") + 1))
-    if (!EventId.isStreamId(streamId)) return jsonError(404, `No stream ${streamId}: not a stream id.`, "not_found")
-    const location = url.pathname
-    if (request.method === "PUT") return this.start(streamId, request, location)
-    if (request.method === "GET") return this.get(streamId, request, url)
-    if (request.method === "DELETE") return this.cancel(streamId)
-    return jsonError(405, `Use GET or DELETE ${location}.`, undefined, { allow: "GET, DELETE" })
+    const streamId = request.headers.get(STREAM_ID_HEADER)
+    if (request.method === "POST" && streamId !== null) return this.start(request, url.pathname, streamId)
+    const base = url.pathname.slice(0, url.pathname.lastIndexOf("/"))
+    if (request.method === "GET") {
+      const refused = this.pastTheEnd(request, url)
+      if (refused !== undefined) return refused
+    }
+    const handler = await this.handler(base, DEFAULT_CREATE_OPTIONS)
+    const response = await this.runtime.runPromise(handler.handle(request))
+    if (request.method === "DELETE" && response.status === 200) this.cancelled.abort()
+    return response
   }
 
-  private async start(streamId: string, request: Request, location: string): Promise<Response> {
-    const { api, request: body, options: own } = (await request.json()) as ResumableStart
-    const options = createOptions(this.env, own)
-    if (typeof options === "string") return jsonError(500, options, "config_error")
-    let handle: UpstreamHandle & { abort(reason?: unknown): void }
+  /** A `Last-Event-ID` of this stream past its last event: a 400 (nothing of the kind was sent). */
+  private pastTheEnd(request: Request, url: URL): Response | undefined {
+    const info = this.sqlite.info()
+    const lastEventId = request.headers.get("last-event-id") || url.searchParams.get("lastEventId") || ""
+    if (info === undefined || EventId.streamIdOf(lastEventId) !== info.streamId) return undefined
+    const seq = Number(lastEventId.slice(lastEventId.lastIndexOf(".") + 1))
+    if (seq <= info.lastSeq) return undefined
+    return jsonError(
+      400,
+      `Last-Event-ID ${JSON.stringify(lastEventId)} is past the last event of stream ${info.streamId} (${info.lastSeq}): it was not sent by this stream.`,
+      "invalid_request_error",
+      "invalid_event_id",
+    )
+  }
+
+  private async start(request: Request, base: string, streamId: string): Promise<Response> {
+    if (!EventId.isStreamId(streamId)) {
+      return jsonError(400, `${STREAM_ID_HEADER} ${JSON.stringify(streamId)} is not a stream id.`)
+    }
+    const start = (await request.json()) as ResumableStart
+    const options = createOptions(this.env, start.options)
+    if (typeof options === "string") return jsonError(500, options, "server_error", "config_error")
+    const forward = new Request(request.url, { method: "POST", headers: request.headers })
+    this.starts.set(forward, start)
+    const handler = await this.handler(base, options)
+    return this.runtime.runPromise(handler.handle(forward))
+  }
+
+  /** The handler of `base` and `options`, made on first use, its producers in the instance's scope. */
+  private async handler(base: string, options: CreateOptions): Promise<ResumableHandler.ResumableHandler> {
+    const key = JSON.stringify([base, options])
+    const existing = this.handlers.get(key)
+    if (existing !== undefined) return existing
+    const handler = await this.runtime.runPromise(
+      Scope.provide(
+        ResumableHandler.make<unknown>({
+          ...options,
+          basePath: base,
+          newStreamId: (request) => request.headers.get(STREAM_ID_HEADER) ?? EventId.makeStreamId(),
+          start: (request, context) => this.upstream(request, context.signal),
+        }),
+        this.scope,
+      ),
+    )
+    this.handlers.set(key, handler)
+    return handler
+  }
+
+  /** The upstream request of a start: the client's stream handle, aborted by the handler or a cancel. */
+  private upstream(request: Request, signal: AbortSignal): ResumableHandler.StartResult<unknown> {
+    const start = this.starts.get(request)
+    if (start === undefined) return jsonError(400, "Start a stream through the Worker's POST route.")
     try {
       this.client ??= createClient(this.clientOptions())
-      const model = this.env.FRIENDLI_MODEL
-      const upstream = { ...body, ...(model === undefined ? {} : { model }), stream: true } as never
-      handle = api === "chat" ? this.client.chat.stream(upstream) : this.client.completions.stream(upstream)
     } catch (error) {
-      return jsonError(500, (error as Error).message, "ClientConfigError")
+      return jsonError(500, (error as Error).message, "server_error", "ClientConfigError")
     }
-    const store = this.sqlite.store
-    const lease = await Effect.runPromise(Effect.result(store.create(streamId, options)))
-    if (lease._tag === "Failure") return errorResponse(lease.failure)
-    const producer = Effect.runFork(produce(store, lease.success, handle, options.maxDurationMs))
-    this.producer = producer
-    this.ctx.waitUntil(Effect.runPromise(Fiber.await(producer)).then(() => undefined))
-    // Answer as a GET from the first event; a stream that failed before its first event is a JSON error.
-    const first = await Effect.runPromise(Effect.result(Stream.runHead(store.read(streamId, 0, { pageSize: 1 }))))
-    if (first._tag === "Failure") return errorResponse(first.failure)
-    const entry = Option.getOrUndefined(first.success)
-    if (entry === undefined)
-      return jsonError(503, `Stream ${streamId} disappeared before its first event.`, "store_error")
-    if (entry.seq === 1 && entry.end === "error") return failedAtOnce(entry, location)
-    const rest = entry.end === undefined ? store.read(streamId, entry.seq) : Stream.empty
-    return sseResponse(streamId, Stream.concat(Stream.succeed(entry), rest), { location })
-  }
-
-  private get(streamId: string, request: Request, url: URL): Response {
-    const info = this.sqlite.info()
-    if (info === undefined || info.streamId !== streamId) {
-      return jsonError(
-        404,
-        `No stream ${streamId}: it never existed, or it ended longer ago than the retention time.`,
-        "not_found",
-      )
-    }
-    const lastEventId = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId")
-    let after = 0
-    if (lastEventId !== null && lastEventId !== "") {
-      const parsed = Effect.runSync(Effect.result(EventId.parse(streamId, lastEventId)))
-      if (parsed._tag === "Failure") return errorResponse(parsed.failure)
-      after = parsed.success
-      if (after > info.lastSeq) {
-        return jsonError(
-          400,
-          `Last-Event-ID ${JSON.stringify(lastEventId)} is past the last event of stream ${streamId} (${info.lastSeq}): it was not sent by this stream.`,
-        )
-      }
-      if (info.ended && after === info.lastSeq) return new Response(null, { status: 204 })
-    }
-    return sseResponse(streamId, this.sqlite.store.read(streamId, after) as Stream.Stream<Entry, ResumableError>, {
-      location: url.pathname,
-    })
-  }
-
-  private async cancel(streamId: string): Promise<Response> {
-    const result = await Effect.runPromise(Effect.result(this.sqlite.store.cancel(streamId)))
-    if (result._tag === "Failure") return errorResponse(result.failure)
-    if (result.success === "already_ended") {
-      return jsonError(
-        409,
-        `Stream ${streamId} already ended: there is nothing to cancel (GET it for its events and its end).`,
-        "conflict",
-      )
-    }
-    // Interrupting the producer cancels the upstream body, which aborts the upstream request.
-    const producer = this.producer
-    this.producer = undefined
-    if (producer !== undefined) await Effect.runPromise(Fiber.interrupt(producer))
-    return new Response(`${JSON.stringify({ id: streamId, status: "cancelled" })}\n`, {
-      headers: { "content-type": "application/json" },
-    })
+    const model = this.env.FRIENDLI_MODEL
+    const body = { ...start.request, ...(model === undefined ? {} : { model }), stream: true } as never
+    const options = { signal: AbortSignal.any([signal, this.cancelled.signal]) }
+    return start.api === "chat" ? this.client.chat.stream(body, options) : this.client.completions.stream(body, options)
   }
 }
 

@@ -4,9 +4,8 @@
  * `EventSource` reconnecting to the URL it started with) resumes the stream that id names.
  */
 import { EventId } from "@friendli-stream/resumable"
-import * as Effect from "effect/Effect"
-import { errorResponse, jsonError } from "./http.ts"
-import type { ResumableStart } from "./object.ts"
+import { jsonError } from "./http.ts"
+import { type ResumableStart, STREAM_ID_HEADER } from "./object.ts"
 
 /** Options of the routes. */
 export interface ResumableRoutesOptions {
@@ -16,27 +15,10 @@ export interface ResumableRoutesOptions {
   readonly start: (request: Request) => Promise<ResumableStart | Response>
 }
 
-/** The stream id an event id names, or the `400` of a malformed one. */
-const streamOf = (eventId: string): string | Response => {
-  const candidate = eventId.slice(0, Math.max(0, eventId.lastIndexOf(".")))
-  if (EventId.isStreamId(candidate)) return candidate
-  const parsed = Effect.runSync(Effect.result(EventId.parse("", eventId)))
-  return parsed._tag === "Failure" ? errorResponse(parsed.failure) : jsonError(400, `Bad Last-Event-ID ${eventId}.`)
-}
-
-/** Forwards `request` to the object of `streamId`, at `<base>/<streamId>`. */
-const forward = <O extends Rpc.DurableObjectBranded | undefined>(
-  namespace: DurableObjectNamespace<O>,
-  streamId: string,
-  url: URL,
-  base: string,
-  init: RequestInit,
-): Promise<Response> => {
-  const stub = namespace.get(namespace.idFromName(streamId))
-  const target = new URL(`${base}/${streamId}`, url)
-  target.search = url.search
-  return stub.fetch(new Request(target, init))
-}
+const methodNotAllowed = (allow: string, what: string): Response =>
+  jsonError(405, `Use ${allow.replace(", ", " or ")} ${what}.`, "invalid_request_error", "method_not_allowed", {
+    allow,
+  })
 
 /** The routes of resumable streams; `undefined` for a path outside `base`. */
 export const resumableRoutes = <O extends Rpc.DurableObjectBranded | undefined>(
@@ -44,45 +26,68 @@ export const resumableRoutes = <O extends Rpc.DurableObjectBranded | undefined>(
   namespace: DurableObjectNamespace<O>,
   options: ResumableRoutesOptions,
 ): Promise<Response> | undefined => {
-  const base = options.base ?? "/v1/stream"
+  const base = (options.base ?? "/v1/stream").replace(/\/+$/, "")
   const url = new URL(request.url)
-  const lastEventId = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId")
-  const headers: Record<string, string> = lastEventId === null ? {} : { "last-event-id": lastEventId }
+  const objectOf = (streamId: string) => namespace.get(namespace.idFromName(streamId))
+  /** The request as the object of `streamId` gets it, at `<base>/<streamId>`, with its `Last-Event-ID`. */
+  const forward = (streamId: string, method: "GET" | "DELETE"): Promise<Response> => {
+    const target = new URL(`${base}/${streamId}`, url)
+    target.search = url.search
+    const lastEventId = request.headers.get("last-event-id")
+    return objectOf(streamId).fetch(
+      new Request(target, {
+        method,
+        headers: lastEventId === null ? {} : { "last-event-id": lastEventId },
+        signal: request.signal,
+      }),
+    )
+  }
   if (url.pathname === base) {
     if (request.method !== "POST" && request.method !== "GET") {
-      return Promise.resolve(
-        jsonError(405, `Use POST (or GET) ${base} to start a stream.`, undefined, { allow: "GET, POST" }),
-      )
+      return Promise.resolve(methodNotAllowed("POST, GET", base))
     }
-    if (request.method === "GET" && lastEventId !== null && lastEventId !== "") {
-      const streamId = streamOf(lastEventId)
-      if (typeof streamId !== "string") return Promise.resolve(streamId)
-      return forward(namespace, streamId, url, base, { method: "GET", headers })
+    const lastEventId = request.headers.get("last-event-id") || url.searchParams.get("lastEventId") || ""
+    if (request.method === "GET" && lastEventId !== "") {
+      const streamId = EventId.streamIdOf(lastEventId)
+      if (streamId === undefined) {
+        return Promise.resolve(
+          jsonError(
+            400,
+            `Last-Event-ID ${JSON.stringify(lastEventId)} is not an event id of this service (expected <streamId>.<seq>, as sent in the events' id: field).`,
+            "invalid_request_error",
+            "invalid_event_id",
+          ),
+        )
+      }
+      return forward(streamId, "GET")
     }
     return options.start(request).then((start) => {
       if (start instanceof Response) return start
       const streamId = EventId.makeStreamId()
       // No signal: the stream goes on when this request's client goes away.
-      return forward(namespace, streamId, url, base, {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(start),
-      })
+      return objectOf(streamId).fetch(
+        new Request(new URL(base, url), {
+          method: "POST",
+          headers: { "content-type": "application/json", [STREAM_ID_HEADER]: streamId },
+          body: JSON.stringify(start),
+        }),
+      )
     })
   }
   if (!url.pathname.startsWith(`${base}/`)) return undefined
   const streamId = url.pathname.slice(base.length + 1)
   if (!EventId.isStreamId(streamId)) {
     return Promise.resolve(
-      jsonError(404, `No stream ${JSON.stringify(streamId)}: not an id this service made.`, "not_found"),
+      jsonError(
+        404,
+        `No stream ${streamId}: it never existed, or it ended longer ago than the retention time.`,
+        "not_found",
+        "stream_not_found",
+      ),
     )
   }
   if (request.method !== "GET" && request.method !== "DELETE") {
-    return Promise.resolve(
-      jsonError(405, `Use GET (to read) or DELETE (to cancel) ${base}/${streamId}.`, undefined, {
-        allow: "GET, DELETE",
-      }),
-    )
+    return Promise.resolve(methodNotAllowed("GET, DELETE", `${base}/<streamId>`))
   }
-  return forward(namespace, streamId, url, base, { method: request.method, headers, signal: request.signal })
+  return forward(streamId, request.method)
 }
