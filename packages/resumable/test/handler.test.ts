@@ -309,4 +309,44 @@ describe("ResumableHandler in Promise form (toWebHandler)", () => {
       await mockServer.close()
     }
   })
+
+  it("ends a stream whose upstream or encoding throws with an error end naming it, at once; a start that throws is a 500", async () => {
+    const handler = ResumableHandler.toWebHandler<number>({
+      start: (request) => {
+        const which = new URL(request.url).searchParams.get("case")
+        if (which === "start") throw new Error("the app's start threw")
+        return which === "upstream"
+          ? Stream.concat(Stream.make(1, 2), Stream.die(new Error("the upstream broke")))
+          : Stream.make(1, 2, 3)
+      },
+      encode: (n) => {
+        if (n === 3) throw new Error("cannot encode 3")
+        return { data: String(n) }
+      },
+    })
+    const server = await serveNode(handler.fetch)
+    try {
+      for (const [which, message] of [
+        ["upstream", "the upstream broke"],
+        ["encode", "cannot encode 3"],
+      ] as const) {
+        const events = await eventsOf(await fetch(`${server.url}/v1/stream?case=${which}`))
+        assert.deepEqual(
+          events.slice(0, 2).map((e) => e.data),
+          ["1", "2"],
+        )
+        assert.equal(events.length, 3)
+        assert.equal(events[2]?.event, "error")
+        assert.ok(events[2]?.data.includes(message), events[2]?.data)
+      }
+      const failed = await fetch(`${server.url}/v1/stream?case=start`)
+      assert.equal(failed.status, 500)
+      const body = (await failed.json()) as { error: { message: string; code: string } }
+      assert.equal(body.error.code, "start_failed")
+      assert.match(body.error.message, /the app's start threw/)
+    } finally {
+      await handler.close()
+      await server.close()
+    }
+  })
 })

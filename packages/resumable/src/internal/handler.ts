@@ -94,28 +94,24 @@ export const makeHandler = <A, R = never>(
       Effect.gen(function* () {
         const streamId = options.newStreamId?.(request) ?? EventId.makeStreamId()
         const controller = new AbortController()
-        const started = yield* Effect.suspend((): Effect.Effect<StartResult<A>, never, R> => {
+        const result = yield* Effect.suspend((): Effect.Effect<StartResult<A>, never, R> => {
           const out = options.start(request, { streamId, signal: controller.signal })
           if (Effect.isEffect(out)) return out
           if (isPromiseLike(out)) return Effect.promise(() => Promise.resolve(out))
           return Effect.succeed(out)
         }).pipe(
           Effect.provideContext(context),
-          Effect.map((out) => Option.some(out)),
           Effect.catchDefect((defect) =>
             Effect.succeed(
-              Option.some<StartResult<A>>(
-                jsonError(
-                  500,
-                  `The stream could not be started: ${defect instanceof Error ? defect.message : String(defect)}`,
-                  "server_error",
-                  "start_failed",
-                ),
+              jsonError(
+                500,
+                `The stream could not be started: ${defect instanceof Error ? defect.message : String(defect)}`,
+                "server_error",
+                "start_failed",
               ),
             ),
           ),
         )
-        const result = Option.getOrThrow(started)
         if (isResponse(result)) return result
         const lease = yield* store.create(streamId, createOptions)
         const upstream = toStream(result)
