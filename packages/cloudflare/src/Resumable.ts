@@ -13,7 +13,7 @@
  * export default {
  *   fetch: (request: Request, env: { STREAMS: DurableObjectNamespace<StreamObject> }) =>
  *     resumableRoutes(request, env.STREAMS, {
- *       start: async (request) => ({ api: "completions", request: await request.json() }),
+ *       start: async (request) => ({ api: "completions", request: await request.json<Record<string, unknown>>() }),
  *     }) ?? new Response("Not found", { status: 404 }),
  * }
  *
