@@ -1,68 +1,47 @@
 /**
  * The Cloudflare Workers sample: `GET /` serves a page where a person types a prompt and watches the tokens
- * appear, with TTFT and tokens/s; `POST /api/stream` streams the completion to it through
- * `proxyCompletionStream` from `@friendli-stream/cloudflare`, with the token kept in the Worker.
+ * appear, with TTFT and tokens/s; `/v1/stream` serves resumable completion streams, each in its own Durable Object
+ * (`StreamObject`, from `@friendli-stream/cloudflare/resumable`), which makes the upstream request with the token
+ * kept in the Worker, stores every event, and goes on generating when the browser goes away:
+ *
+ * - `POST /v1/stream` (`{"prompt", "max_tokens"}`) or `GET /v1/stream?prompt=…&max_tokens=…`: a new stream, its
+ *   events each with an `id:`, and `Location: /v1/stream/<id>`;
+ * - `GET /v1/stream/<id>` with `Last-Event-ID` (or `?lastEventId=`), or `GET /v1/stream` with `Last-Event-ID` (an
+ *   `EventSource` reconnecting): the events after that one, then the live ones, then the end;
+ * - `DELETE /v1/stream/<id>`: cancels it (the upstream request is aborted; readers get a `cancelled` end).
  *
  *     pnpm --filter @friendli-stream/worker-app dev
  *
- * Without a `FRIENDLI_TOKEN` secret the Worker streams from the mock Friendli endpoint, run in its own isolate
- * (no network, no configuration); with one, from Friendli (or `FRIENDLI_BASE_URL`).
+ * Without a `FRIENDLI_TOKEN` secret the streams come from the mock Friendli endpoint, run in the isolate (no
+ * network, no configuration); with one, from Friendli (or `FRIENDLI_BASE_URL`).
  *
  * @since 0.1.0
  */
-import { type CloudflareClientOptions, type FriendliEnv, proxyCompletionStream } from "@friendli-stream/cloudflare"
+import { resumableRoutes } from "@friendli-stream/cloudflare/resumable"
 import { DEFAULT_MODEL, jsonError, readStreamRequest } from "@friendli-stream/sample-service"
-import { LIVE_PACING } from "@friendli-stream/testing"
-import { workerMock } from "@friendli-stream/testing/worker"
+import { dropAfter } from "./dropAfter.ts"
 import { PAGE } from "./page.ts"
+import type { Env } from "./streamObject.ts"
 
-/**
- * The Worker's bindings: the proxy's (`FRIENDLI_TOKEN` as a secret, `FRIENDLI_MODEL`, …), and `MOCK_FAULTS`, the
- * pacing of the mock it streams from when there is no token.
- *
- * @since 0.1.0
- */
-export interface Env extends FriendliEnv {
-  readonly MOCK_FAULTS?: string
-}
+export type { Env } from "./streamObject.ts"
+export { StreamObject } from "./streamObject.ts"
 
 /** The longest completion the page may ask for. */
 const MAX_TOKENS = 1024
 
-/**
- * The client options of the mock: its `fetch` instead of the network. One object for every request: the proxy keeps
- * one client per bindings and options object, so a new object per request would make a new client per request.
- */
-const MOCK_CLIENT_OPTIONS: CloudflareClientOptions = {
-  fetch: (input, init) => workerMock().fetch(new Request(input, init)),
-}
-
-/** `POST /api/stream`: the completion as server-sent events, or a JSON error. */
-const stream = async (request: Request, env: Env): Promise<Response> => {
-  // The page chooses the prompt and max_tokens only; the model is the Worker's (FRIENDLI_MODEL).
+/** The start of a stream: the prompt and max_tokens from the request; the model is the Worker's (FRIENDLI_MODEL). */
+const start = (env: Env) => async (request: Request) => {
   const input = await readStreamRequest(request, { maxTokens: MAX_TOKENS })
   if (typeof input === "string") return jsonError(400, input)
-  const completion = {
-    prompt: input.prompt,
-    max_tokens: input.max_tokens,
-    stream: true,
-    stream_options: { include_usage: true },
+  return {
+    api: "completions" as const,
+    request: {
+      model: env.FRIENDLI_MODEL ?? DEFAULT_MODEL,
+      prompt: input.prompt,
+      max_tokens: input.max_tokens,
+      stream_options: { include_usage: true },
+    },
   }
-  const upstream = new Request(request.url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(completion),
-    signal: request.signal,
-  })
-  const model = env.FRIENDLI_MODEL ?? DEFAULT_MODEL
-  if (env.FRIENDLI_TOKEN) return proxyCompletionStream(upstream, { ...env, FRIENDLI_MODEL: model })
-  // No token: the mock endpoint, in this isolate (made by the first request, paced by its MOCK_FAULTS).
-  workerMock({ MOCK_FAULTS: env.MOCK_FAULTS ?? LIVE_PACING })
-  return proxyCompletionStream(
-    upstream,
-    { FRIENDLI_TOKEN: "demo-token", FRIENDLI_BASE_URL: "https://mock.invalid/serverless", FRIENDLI_MODEL: model },
-    MOCK_CLIENT_OPTIONS,
-  )
 }
 
 /**
@@ -72,19 +51,22 @@ const stream = async (request: Request, env: Env): Promise<Response> => {
  */
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const { pathname } = new URL(request.url)
-    if (pathname === "/") {
+    const url = new URL(request.url)
+    if (url.pathname === "/") {
       if (request.method !== "GET" && request.method !== "HEAD") {
         return jsonError(405, "Use GET /.", undefined, { allow: "GET, HEAD" })
       }
       return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } })
     }
-    if (pathname === "/api/stream") {
-      if (request.method !== "POST") {
-        return jsonError(405, "Use POST /api/stream with a JSON body.", undefined, { allow: "POST" })
-      }
-      return stream(request, env)
+    const routed = resumableRoutes(request, env.STREAMS, { start: start(env) })
+    if (routed !== undefined) {
+      const drop = env.TEST_HOOKS === "true" ? Number(url.searchParams.get("dropAfter") ?? Number.NaN) : Number.NaN
+      return Number.isInteger(drop) && drop > 0 ? dropAfter(await routed, drop) : routed
     }
-    return jsonError(404, `No route ${pathname}: the page is at /, the stream at POST /api/stream.`, "not_found")
+    return jsonError(
+      404,
+      `No route ${url.pathname}: the page is at /, the streams at POST /v1/stream and /v1/stream/<id>.`,
+      "not_found",
+    )
   },
 } satisfies ExportedHandler<Env>

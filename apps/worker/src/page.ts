@@ -1,7 +1,8 @@
 /**
  * The page the Worker serves at `/`: a prompt, a Send button, and the completion appearing token by token, with
- * the time to first token and tokens per second updated live. Plain HTML and a small script: `fetch` the
- * stream, read its body with a `ReadableStream` reader, split it into server-sent events.
+ * the time to first token and tokens per second updated live, and how the stream ended. Plain HTML and a small
+ * script: an `EventSource` on `GET /v1/stream?prompt=…`, which reconnects by itself when the connection drops and
+ * resumes after the last event it got (`Last-Event-ID`), so the answer shows once; Stop is a `DELETE` of the stream.
  *
  * @since 0.1.0
  */
@@ -50,87 +51,99 @@ export const PAGE = `<!doctype html>
   <span id="ttft">TTFT –</span>
   <span id="tps">– tok/s</span>
   <span id="tokens">0 tokens</span>
+  <span id="reconnects">0 reconnects</span>
 </div>
 <script>
 const $ = (id) => document.getElementById(id)
 const output = $("output")
-let controller
+// The end events of a stream: "[DONE]", or an "event: error" whose error.type is "stream_ended" and whose
+// code says how it ended (cancelled, producer_lost, timeout, …); any other error event is a failure.
+const ENDED = { done: "done", cancelled: "cancelled", producer_lost: "lost", truncated: "cut", timeout: "timeout" }
+let source
+let streamId
+let stopping = false
 
-const setState = (state) => {
+const setState = (state, text) => {
   document.body.dataset.state = state
-  $("state").textContent = state === "streaming" ? "streaming…" : state === "waiting" ? "waiting…" : state
-  $("send").disabled = state === "waiting" || state === "streaming"
+  $("state").textContent = text || (state === "streaming" ? "streaming…" : state === "waiting" ? "waiting…" : state)
+  $("send").disabled = state === "waiting" || state === "streaming" || state === "reconnecting"
   $("stop").disabled = !$("send").disabled
 }
 
-const fail = (message) => {
-  output.classList.add("error")
-  output.textContent = message
-  setState("error")
+const finish = (state, message) => {
+  if (source) source.close()
+  source = undefined
+  if (state === "error") {
+    output.classList.add("error")
+    output.textContent = message
+  }
+  setState(state, message && state !== "error" ? state + ": " + message : undefined)
 }
 
-$("stop").addEventListener("click", () => controller && controller.abort())
+// Stop: DELETE the stream; its readers (this page too) get its "cancelled" end, and the Worker aborts the request
+// to the model server. Before the first event the page knows no stream id: it only closes the connection.
+$("stop").addEventListener("click", () => {
+  stopping = true
+  if (streamId) fetch("/v1/stream/" + streamId, { method: "DELETE" }).catch(() => finish("cancelled"))
+  else finish("cancelled")
+})
 
-$("form").addEventListener("submit", async (event) => {
+$("form").addEventListener("submit", (event) => {
   event.preventDefault()
-  controller = new AbortController()
   output.textContent = ""
   output.classList.remove("error")
   $("ttft").textContent = "TTFT –"
   $("tps").textContent = "– tok/s"
   $("tokens").textContent = "0 tokens"
+  $("reconnects").textContent = "0 reconnects"
   setState("waiting")
+  streamId = undefined
+  stopping = false
   const started = performance.now()
   let first
   let tokens = 0
+  let opened = 0
   const count = (text) => {
     const now = performance.now()
     if (first === undefined) {
       first = now
       $("ttft").textContent = "TTFT " + Math.round(first - started) + " ms"
-      setState("streaming")
     }
     tokens++
     output.textContent += tokens === 1 ? text.trimStart() : text
     $("tokens").textContent = tokens + (tokens === 1 ? " token" : " tokens")
     if (tokens > 1 && now > first) $("tps").textContent = (((tokens - 1) * 1000) / (now - first)).toFixed(1) + " tok/s"
   }
-  try {
-    const response = await fetch("/api/stream", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ prompt: $("prompt").value, max_tokens: Number($("max-tokens").value) }),
-      signal: controller.signal,
-    })
-    if (!response.ok) {
-      const body = await response.json().catch(() => ({}))
-      return fail((body.error && body.error.message) || "The Worker answered " + response.status + ".")
-    }
-    // Server-sent events: blocks separated by a blank line; "data:" lines; "event: error" for a failure.
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    let buffer = ""
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      buffer += value.replace(/\\r\\n?/g, "\\n")
-      let end
-      while ((end = buffer.indexOf("\\n\\n")) >= 0) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        const lines = block.split("\\n")
-        const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\\n")
-        if (lines.includes("event: error")) return fail(JSON.parse(data).error.message)
-        if (data === "[DONE]") return setState("done")
-        if (data === "") continue
-        const chunk = JSON.parse(data)
-        for (const choice of chunk.choices) if (choice.index === 0 && choice.text) count(choice.text)
-      }
-    }
-    fail("The stream ended before [DONE].")
-  } catch (error) {
-    if (controller.signal.aborted) setState("stopped")
-    else fail(String(error))
+  // EventSource: a GET of the stream; when the connection drops it reconnects to the same URL by itself, with the
+  // id of the last event it got as Last-Event-ID, and the Worker sends only the events after that one.
+  const query = new URLSearchParams({ prompt: $("prompt").value, max_tokens: $("max-tokens").value })
+  const es = new EventSource("/v1/stream?" + query)
+  source = es
+  es.onopen = () => {
+    if (++opened > 1) $("reconnects").textContent = opened - 1 + (opened === 2 ? " reconnect" : " reconnects")
+    setState(first === undefined ? "waiting" : "streaming")
   }
+  es.onmessage = (message) => {
+    if (source !== es) return
+    streamId = message.lastEventId.slice(0, message.lastEventId.lastIndexOf("."))
+    if (message.data === "[DONE]") return finish("done")
+    if (document.body.dataset.state !== "streaming") setState("streaming")
+    const chunk = JSON.parse(message.data)
+    for (const choice of chunk.choices) if (choice.index === 0 && choice.text) count(choice.text)
+  }
+  es.addEventListener("error", (event) => {
+    if (source !== es) return
+    if (event.data === undefined) {
+      // The connection: EventSource reconnects by itself unless the Worker refused the stream.
+      if (es.readyState === EventSource.CLOSED) {
+        finish("error", streamId ? "The stream is gone (its retention time passed)." : "The Worker refused the stream.")
+      } else setState("reconnecting", "reconnecting…")
+      return
+    }
+    const error = JSON.parse(event.data).error
+    if (error.type === "stream_ended" && ENDED[error.code]) return finish(ENDED[error.code], stopping ? "" : error.message)
+    finish("error", error.message)
+  })
 })
 </script>
 </body>

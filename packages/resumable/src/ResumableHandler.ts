@@ -74,6 +74,14 @@ export interface ResumableHandlerOptions<A, R = never> {
   ) => Effect.Effect<StartResult<A>, never, R> | PromiseLike<StartResult<A>> | StartResult<A>
   /** The routes' base path (default `/v1/stream`). @since 0.3.0 */
   readonly basePath?: string | undefined
+  /**
+   * The id of a stream a request starts (default: a new random one, `EventId.makeStreamId()`): for a router that
+   * chose the id before, e.g. to send each stream to a Durable Object of its own. It must be a stream id
+   * (`EventId.isStreamId`) that was never used.
+   *
+   * @since 0.3.0
+   */
+  readonly newStreamId?: ((request: Request) => string) | undefined
   /** The producer's lease (default 15 000 ms); a lost producer's readers get `producer_lost` within it. @since 0.3.0 */
   readonly leaseMs?: number | undefined
   /** How long an ended stream stays readable (default 600 000 ms); then 404. @since 0.3.0 */

@@ -1,6 +1,8 @@
 // End to end: the Worker under `wrangler dev` (wrangler.jsonc as it is: no token, so the mock in its isolate, paced
-// 25 ms a token), its page in a real headless Chromium (Debian's `chromium`, driven by playwright-core). A person types
-// a prompt, clicks Send, and must see the tokens appear while the stream still runs. Screenshots go to reports/.
+// 25 ms a token; plus TEST_HOOKS, so that `?dropAfter=k` cuts each event stream after k events), its page in a real
+// headless Chromium (Debian's `chromium`, driven by playwright-core). A person types a prompt, clicks Send, and must
+// see the tokens appear while the stream still runs, once each, also when the connection drops. Screenshots go to
+// reports/.
 import assert from "node:assert/strict"
 import { existsSync, mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -19,7 +21,23 @@ const readPage = (page: Page) =>
     ttft: document.getElementById("ttft")!.textContent ?? "",
     tps: document.getElementById("tps")!.textContent ?? "",
     tokens: document.getElementById("tokens")!.textContent ?? "",
+    reconnects: document.getElementById("reconnects")!.textContent ?? "",
+    stateText: document.getElementById("state")!.textContent ?? "",
   }))
+
+/** The text of the uninterrupted stream of `prompt` (the mock answers a prompt the same way every time). */
+const uninterruptedText = async (url: string, prompt: string): Promise<Array<string>> => {
+  const res = await fetch(`${url}/v1/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ prompt, max_tokens: 64 }),
+  })
+  return (await res.text())
+    .split("\n")
+    .filter((l) => l.startsWith("data: {"))
+    .map((l) => (JSON.parse(l.slice(6)) as { choices: Array<{ text?: string }> }).choices[0]?.text ?? "")
+    .filter((t) => t !== "")
+}
 
 /** From now on, the page records the length of the output and its state at each change of the output. */
 const recordOutput = (page: Page) =>
@@ -48,7 +66,10 @@ describe.skipIf(NO_CHROMIUM)("the page in a headless Chromium, served by wrangle
 
   beforeAll(async () => {
     mkdirSync(REPORTS, { recursive: true })
-    worker = await startWorker({ config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)) })
+    worker = await startWorker({
+      config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)),
+      vars: { TEST_HOOKS: "true" },
+    })
     url = worker.url
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -118,40 +139,86 @@ describe.skipIf(NO_CHROMIUM)("the page in a headless Chromium, served by wrangle
       )
 
       // The same prompt without a browser: the page shows exactly the completion the Worker streams.
-      const res = await fetch(`${url}/api/stream`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ prompt, max_tokens: 64 }),
-      })
-      const texts = (await res.text())
-        .split("\n")
-        .filter((l) => l.startsWith("data: {"))
-        .map((l) => (JSON.parse(l.slice(6)) as { choices: Array<{ text?: string }> }).choices[0]?.text ?? "")
-        .filter((t) => t !== "")
+      const texts = await uninterruptedText(url, prompt)
       assert.equal(done.output, texts.join("").trimStart())
       assert.equal(done.tokens, `${texts.length} tokens`)
+      assert.equal(done.reconnects, "0 reconnects")
       assert.deepEqual(pageErrors, [])
     } finally {
       await page.close()
     }
   }, 60_000)
 
-  it("stops the stream with Stop: the text stops growing and the page says stopped", async () => {
+  it("reconnects by itself when the connection drops mid-stream and shows the answer exactly once", async () => {
     const page = await openPage()
+    const lastEventIds: Array<string> = []
     try {
-      // 38 tokens at 25 ms: Stop comes after the third, with most of a second to spare.
-      await page.fill("#prompt", "Explain server-sent events to a child")
+      // Every connection of the page's EventSource is cut after 10 events (the Worker's test hook): the page has to
+      // resume several times, each time from the last event it got.
+      await page.route("**/v1/stream?**", (route) => route.continue({ url: `${route.request().url()}&dropAfter=10` }))
+      // The headers as Chromium's network stack sent them (it adds Last-Event-ID), from the DevTools protocol.
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send("Network.enable")
+      cdp.on("Network.requestWillBeSentExtraInfo", ({ headers }) => {
+        const id = Object.entries(headers).find(([name]) => name.toLowerCase() === "last-event-id")?.[1]
+        if (typeof id === "string") lastEventIds.push(id)
+      })
+      const prompt = "Explain server-sent events to a child"
+      await page.fill("#prompt", prompt)
       await page.click("#send")
-      await page.waitForFunction(() => document.getElementById("tokens")!.textContent === "3 tokens", null, {
+      await page.waitForFunction(() => document.body.dataset.state === "reconnecting", null, {
         timeout: 15_000,
         polling: 5,
       })
+      await page.screenshot({ path: `${REPORTS}stream-reconnecting.png` })
+      await page.waitForFunction(
+        () => !["waiting", "streaming", "reconnecting"].includes(document.body.dataset.state ?? ""),
+        null,
+        {
+          timeout: 60_000,
+        },
+      )
+      const done = await readPage(page)
+      await page.screenshot({ path: `${REPORTS}stream-resumed.png` })
+      assert.equal(done.state, "done", `the page ended in "${done.state}": ${done.output}`)
+      const texts = await uninterruptedText(url, prompt)
+      assert.equal(done.output, texts.join("").trimStart(), "the answer once, in order, as uninterrupted")
+      assert.equal(done.tokens, `${texts.length} tokens`)
+      const reconnects = Number.parseInt(done.reconnects, 10)
+      assert.ok(reconnects >= 3, done.reconnects)
+      assert.equal(lastEventIds.length, reconnects, `Last-Event-ID sent: ${lastEventIds.join(", ")}`)
+      // Each resume from the 10th event of the connection before: <stream>.10, <stream>.20, …
+      assert.deepEqual(
+        lastEventIds.map((id) => id.slice(id.lastIndexOf(".") + 1)),
+        lastEventIds.map((_, i) => String(10 * (i + 1))),
+      )
+      assert.deepEqual(pageErrors, [])
+    } finally {
+      await page.close()
+    }
+  }, 90_000)
+
+  it("stops the stream with Stop: a DELETE of the stream, the text stops growing and the page says cancelled", async () => {
+    const page = await openPage()
+    try {
+      // 38 tokens at 25 ms: Stop comes after the third or so, with most of a second to spare.
+      await page.fill("#prompt", "Explain server-sent events to a child")
+      const deleted = page.waitForRequest((request) => request.method() === "DELETE")
+      await page.click("#send")
+      await page.waitForFunction(
+        () => Number.parseInt(document.getElementById("tokens")!.textContent ?? "", 10) >= 3,
+        null,
+        {
+          timeout: 15_000,
+          polling: 5,
+        },
+      )
       await page.click("#stop")
-      await page.waitForFunction(() => document.body.dataset.state === "stopped", null, { timeout: 5_000 })
+      assert.match((await deleted).url(), /\/v1\/stream\/[A-Za-z0-9_-]{22}$/)
+      await page.waitForFunction(() => document.body.dataset.state === "cancelled", null, { timeout: 10_000 })
       const stopped = await readPage(page)
-      await page.waitForTimeout(300)
-      const later = await readPage(page)
-      assert.equal(later.output, stopped.output)
+      // The stream's end came after the DELETE: nothing after it can arrive (the EventSource is closed).
+      assert.equal(stopped.stateText, "cancelled")
       assert.ok(Number.parseInt(stopped.tokens, 10) < 38, stopped.tokens)
       assert.equal(await page.isEnabled("#send"), true)
       assert.deepEqual(pageErrors, [])

@@ -49,11 +49,11 @@ describe("the sample apps' launcher", () => {
       "[wrangler:info] Ready on http://localhost:8787\nworkerd/server/server.c++:1: error: kj/async-io-unix.c++:2: disc",
     )
     filter.push("onnected: ::recv(fd): Connection reset by peer\n  stack: 0x1 0x2\n    at foo (bar.js:1:1)\n")
-    filter.push("[wrangler:info] POST /api/stream 200 OK (214ms)\nlast line")
+    filter.push("[wrangler:info] POST /v1/stream 200 OK (214ms)\nlast line")
     filter.end()
     assert.equal(
       out,
-      "[wrangler:info] Ready on http://localhost:8787\n[wrangler:info] POST /api/stream 200 OK (214ms)\nlast line\n",
+      "[wrangler:info] Ready on http://localhost:8787\n[wrangler:info] POST /v1/stream 200 OK (214ms)\nlast line\n",
     )
   })
 })

@@ -14,7 +14,7 @@ describe("pnpm --filter @friendli-stream/worker-app start", () => {
       await page.body?.cancel()
       // a client that goes away in the middle of a stream
       const controller = new AbortController()
-      const res = await fetch(`${started.url}/api/stream`, {
+      const res = await fetch(`${started.url}/v1/stream`, {
         method: "POST",
         body: JSON.stringify({ prompt: "Once upon a time", max_tokens: 200 }),
         signal: controller.signal,

@@ -92,7 +92,7 @@ export const makeHandler = <A, R = never>(
 
     const startStream = (request: Request): Effect.Effect<Response> =>
       Effect.gen(function* () {
-        const streamId = EventId.makeStreamId()
+        const streamId = options.newStreamId?.(request) ?? EventId.makeStreamId()
         const controller = new AbortController()
         const result = yield* Effect.suspend((): Effect.Effect<StartResult<A>, never, R> => {
           const out = options.start(request, { streamId, signal: controller.signal })
