@@ -12,8 +12,8 @@ import {
   type ProviderV4,
   type TranscriptionModelV4,
 } from "@ai-sdk/provider"
+import type { FriendliClient } from "@friendli-stream/client"
 import type { ModelCatalogResponseItem } from "@friendli-stream/core"
-import type { FriendliClient } from "@friendli-stream/stream"
 import type * as Redacted from "effect/Redacted"
 import { type CallSettings, httpClientOf, resolveForCall } from "./internal/call.ts"
 import { FriendliLanguageModel } from "./internal/model.ts"

@@ -11,7 +11,7 @@ import {
   FriendliClient,
   type ResolvedClientOptions,
   resolveClientOptions,
-} from "@friendli-stream/stream"
+} from "@friendli-stream/client"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

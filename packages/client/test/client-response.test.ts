@@ -1,7 +1,8 @@
 // StreamHandle.toResponse: the stream as the answer to an HTTP request, against a fake server (a `fetch` function).
 import assert from "node:assert/strict"
+import { ApiError, decodeCompletionStream } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
-import { ApiError, type ClientOptions, decodeCompletionStream, makePromiseClient } from "../src/index.ts"
+import { type ClientOptions, makePromiseClient } from "../src/index.ts"
 import { type Answer, BASE, completionChunkWire as chunk, fakeServer, json, sse } from "./client-support.ts"
 
 const request = { model: "m", prompt: "Hello", max_tokens: 5 }

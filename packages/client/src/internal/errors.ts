@@ -1,5 +1,6 @@
 /** HTTP failures -> the typed client errors: status classes with the parsed body, connection errors. */
 import * as Core from "@friendli-stream/core"
+import { type StatusTag, statusRule } from "@friendli-stream/stream/internal"
 import {
   type AnyStatusError,
   AuthenticationError,
@@ -13,8 +14,7 @@ import {
   type StatusErrorFields,
   UnexpectedStatusError,
   UnprocessableEntityError,
-} from "../../ClientError.ts"
-import { type StatusTag, statusRule } from "../status.ts"
+} from "../ClientError.ts"
 
 /** The longest body text an error keeps. */
 export const MAX_BODY_TEXT = 4096

@@ -23,13 +23,34 @@
  */
 
 import type * as Core from "@friendli-stream/core"
+import type {
+  ChatCompletionStream,
+  CompatibleOptions,
+  CompletionStream,
+  DecodeError,
+  DecodeOptions,
+  MessagesStream,
+  ResponsesStream,
+  StrictOptions,
+  ToolAssistedChatStream,
+  TranscriptionStream,
+} from "@friendli-stream/stream"
+import type { Codec } from "@friendli-stream/stream/internal"
+import * as Protocols from "@friendli-stream/stream/internal"
+import {
+  bodyPull,
+  chatCodec,
+  completionCodec,
+  jsonTransform,
+  type MakeEnd,
+  toolAssistedCodec,
+} from "@friendli-stream/stream/internal"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import type * as ChatCompletionStream from "./ChatCompletionStream.ts"
 import {
   type ClientConfigError,
   InvalidRequestError,
@@ -37,22 +58,11 @@ import {
   type RequestFailure,
 } from "./ClientError.ts"
 import type { ClientOptions, ResolvedClientOptions } from "./ClientOptions.ts"
-import type * as CompletionStream from "./CompletionStream.ts"
-import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
-import { type Decode, makeEngine } from "./internal/client/client.ts"
-import { environment } from "./internal/client/env.ts"
-import { resolveClientOptions } from "./internal/client/options.ts"
-import * as Requests from "./internal/client/request.ts"
-import * as Specs from "./internal/client/specs.ts"
-import type { Codec } from "./internal/codec.ts"
-import { bodyPull, jsonTransform, type MakeEnd } from "./internal/fronts.ts"
-import * as Protocols from "./internal/protocolFronts.ts"
-import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
-import type * as MessagesStream from "./MessagesStream.ts"
-import type * as ResponsesStream from "./ResponsesStream.ts"
-import type { DecodeError } from "./StreamError.ts"
-import type * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
-import type * as TranscriptionStream from "./TranscriptionStream.ts"
+import { type Decode, makeEngine } from "./internal/engine.ts"
+import { environment } from "./internal/env.ts"
+import { resolveClientOptions } from "./internal/options.ts"
+import * as Requests from "./internal/request.ts"
+import * as Specs from "./internal/specs.ts"
 
 /**
  * Any failure of a stream: before it started (`ClientError`s) or inside it (`StreamError`s).

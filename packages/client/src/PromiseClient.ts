@@ -11,24 +11,25 @@
  */
 
 import type * as Core from "@friendli-stream/core"
+import type { CompatibleOptions, DecodeOptions, StrictOptions, ToolAssistedChatStream } from "@friendli-stream/stream"
+import {
+  ChatCompletionStream,
+  CompletionStream,
+  MessagesStream,
+  ResponsesStream,
+  TranscriptionStream,
+} from "@friendli-stream/stream"
 import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Stream from "effect/Stream"
-import * as ChatCompletionStream from "./ChatCompletionStream.ts"
 import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./ClientOptions.ts"
-import * as CompletionStream from "./CompletionStream.ts"
-import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import * as FriendliClient from "./FriendliClient.ts"
-import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/client/globals.ts"
-import type { Accumulator } from "./internal/client/handle.ts"
-import { EffectStreamHandle, runOrThrow } from "./internal/client/handle.ts"
-import { type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./internal/client/sse.ts"
-import * as MessagesStream from "./MessagesStream.ts"
-import * as ResponsesStream from "./ResponsesStream.ts"
-import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
-import * as TranscriptionStream from "./TranscriptionStream.ts"
+import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/globals.ts"
+import type { Accumulator } from "./internal/handle.ts"
+import { EffectStreamHandle, runOrThrow } from "./internal/handle.ts"
+import { type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./internal/sseEncoding.ts"
 
 /**
  * An `AbortSignal`, typed structurally (any runtime's `AbortSignal` fits).
@@ -181,7 +182,7 @@ export interface PromiseToolAssistedChat {
   stream(
     request: Core.ToolAssistedChatCompletionRequest,
     options?: StreamOptions,
-  ): StreamHandle<ToolAssistedChatEvent, ChatCompletionStream.ChatCompletion>
+  ): StreamHandle<ToolAssistedChatStream.ToolAssistedChatEvent, ChatCompletionStream.ChatCompletion>
 }
 
 /**
@@ -343,7 +344,10 @@ export interface PromiseClient {
   close(): Promise<void>
 }
 
-const toolAssistedAccumulator = (): Accumulator<ToolAssistedChatEvent, ChatCompletionStream.ChatCompletion> => {
+const toolAssistedAccumulator = (): Accumulator<
+  ToolAssistedChatStream.ToolAssistedChatEvent,
+  ChatCompletionStream.ChatCompletion
+> => {
   const acc = ChatCompletionStream.accumulator()
   return {
     add: (event) => (event._tag === "Chunk" ? acc.add(event.chunk) : acc),

@@ -3,11 +3,11 @@
  * `multipart/form-data` (Web `FormData`, so it works on every runtime) for audio transcriptions, none for a GET.
  */
 import * as Core from "@friendli-stream/core"
+import { decodeExplained } from "@friendli-stream/stream/internal"
 import * as HttpBody from "effect/http/HttpBody"
 import * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
-import { InvalidRequestError } from "../../ClientError.ts"
-import { decodeExplained } from "../explain.ts"
+import { InvalidRequestError } from "../ClientError.ts"
 
 /** Every path the client calls, relative to the base URL. */
 export type ApiPath =

@@ -2,7 +2,7 @@
  * The Web-standard globals the client touches, typed structurally (the package's sources use neither the DOM
  * library nor `@types/node`), and resolved to the real global types where the consumer's program has them.
  */
-import type { ByteStream } from "../byteStream.ts"
+import type { ByteStream } from "@friendli-stream/stream/internal"
 
 /** An `AbortSignal`, as every runtime has one. */
 export interface AbortSignalLike {

@@ -5,6 +5,9 @@
  * the `Response`'s body) interrupts the pull and closes the request's scope, which aborts the request and closes
  * its connection.
  */
+
+import type { BatchPull } from "@friendli-stream/stream/internal"
+import { iterationDone } from "@friendli-stream/stream/internal"
 import * as Cause from "effect/Cause"
 import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -12,8 +15,6 @@ import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { iterationDone } from "../iterate.ts"
-import type { BatchPull } from "../source.ts"
 import {
   type AbortSignalLike,
   abortError,
@@ -25,7 +26,7 @@ import {
   type WebResponse,
 } from "./globals.ts"
 import { errorResponse, streamResponse } from "./response.ts"
-import { CHAT_ENCODING, encodeError, type SseEncoding } from "./sse.ts"
+import { CHAT_ENCODING, encodeError, type SseEncoding } from "./sseEncoding.ts"
 
 /** What the handle folds delivered items into. */
 export interface Accumulator<A, F> {

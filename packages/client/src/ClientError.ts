@@ -21,8 +21,8 @@
  * @since 0.1.0
  */
 import type * as Core from "@friendli-stream/core"
-import type { StatusTag } from "./internal/status.ts"
-import { ErrorBase, tagged, withFields } from "./internal/tagged.ts"
+import type { StatusTag } from "@friendli-stream/stream/internal"
+import { ErrorBase, tagged, withFields } from "@friendli-stream/stream/internal"
 
 /**
  * The tag of every status error.

@@ -2,8 +2,6 @@
 // socket): what is sent, the typed events, the final response / message / transcript, the re-encoded SSE, and the
 // typed failures (cut, in-stream error, arguments that are not JSON).
 import assert from "node:assert/strict"
-import { describe, it } from "@friendli-stream/test-harness"
-import { collect, readBody } from "@friendli-stream/test-harness/fixtures"
 import {
   ApiError,
   decodeMessagesStream,
@@ -11,9 +9,17 @@ import {
   decodeTranscriptionStream,
   StreamTruncated,
   ToolInputError,
-} from "../src/index.ts"
+} from "@friendli-stream/stream"
+import { describe, it } from "@friendli-stream/test-harness"
+import { collect, readBody } from "@friendli-stream/test-harness/fixtures"
+import {
+  messagesEvents,
+  responsesEvents,
+  sseEvent,
+  sseEvents,
+  transcriptionBody,
+} from "@friendli-stream/test-harness/protocol-events"
 import { BASE, fakeServerClient } from "./client-support.ts"
-import { messagesEvents, responsesEvents, sseEvent, sseEvents, transcriptionBody } from "./protocol-support.ts"
 
 const sseAnswer = (text: string) => () =>
   new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } })

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict"
+import { ApiError, decodeCompletionStream } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -8,9 +9,7 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
 import {
-  ApiError,
   ClientConfigError,
-  decodeCompletionStream,
   FriendliClient,
   InvalidRequestError,
   makePromiseClient,

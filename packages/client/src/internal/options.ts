@@ -2,8 +2,8 @@
 
 import { defaultBaseUrls, isDeploymentKind } from "@friendli-stream/core"
 import * as Redacted from "effect/Redacted"
-import { ClientConfigError } from "../../ClientError.ts"
-import type { ClientOptions, ResolvedClientOptions } from "../../ClientOptions.ts"
+import { ClientConfigError } from "../ClientError.ts"
+import type { ClientOptions, ResolvedClientOptions } from "../ClientOptions.ts"
 import { type Environment, readEnvironment } from "./env.ts"
 
 /** The defaults of the options that have one. */

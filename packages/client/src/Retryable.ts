@@ -4,7 +4,7 @@
  *
  * @since 0.2.0
  */
-import { isRetryable as judge } from "./internal/client/retry.ts"
+import { isRetryable as judge } from "./internal/retry.ts"
 
 /**
  * Whether sending the same request again could succeed: `true` for a `ConnectionError`, a status error whose status

@@ -6,7 +6,7 @@
 
 import type { DeploymentKind } from "@friendli-stream/core"
 import type * as Redacted from "effect/Redacted"
-import { DEFAULTS, resolveClientOptions as resolve } from "./internal/client/options.ts"
+import { DEFAULTS, resolveClientOptions as resolve } from "./internal/options.ts"
 
 /**
  * How the client reaches and talks to the server. Every member is optional.

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict"
+import { ApiError } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
 import {
   AuthenticationError,
@@ -11,9 +12,8 @@ import {
   UnexpectedStatusError,
   UnprocessableEntityError,
 } from "../src/index.ts"
-import { parseErrorBody, statusError } from "../src/internal/client/errors.ts"
-import { isRetryable, parseRetryAfter } from "../src/internal/client/retry.ts"
-import { ApiError } from "../src/StreamError.ts"
+import { parseErrorBody, statusError } from "../src/internal/errors.ts"
+import { isRetryable, parseRetryAfter } from "../src/internal/retry.ts"
 
 const make = (status: number, body: unknown, extra: { requestId?: string; retryAfterMs?: number } = {}) =>
   statusError({

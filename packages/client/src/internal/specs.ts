@@ -1,6 +1,6 @@
 /** The checks of each non-streamed response: the compiled guard first (fast), the Schema to explain a mismatch. */
 import * as Core from "@friendli-stream/core"
-import type { ResponseSpec } from "./client.ts"
+import type { ResponseSpec } from "./engine.ts"
 
 const spec = <A>(guard: (u: unknown) => boolean, schema: ResponseSpec<A>["schema"]): ResponseSpec<A> => ({
   guard,

@@ -79,3 +79,12 @@ export const completionChunkWire = (text: string, finish: string | null = null, 
   choices: finish === "none" ? [] : [{ index: 0, text, finish_reason: finish }],
   ...(usage === undefined ? {} : { usage }),
 })
+
+/** A strict Friendli chat chunk as it is on the wire. */
+export const chatChunkWire = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: "chatcmpl-1",
+  object: "chat.completion.chunk",
+  model: "meta-llama-3.1-8b-instruct",
+  created: 1_700_000_000,
+  choices: [{ index: 0, delta, finish_reason: finish }],
+})

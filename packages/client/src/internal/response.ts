@@ -3,11 +3,12 @@
  * is there, or, for a failure before it, a JSON error whose status says whose fault it was, read from the typed
  * error (never from its SSE re-encoding).
  */
-import { InvalidRequestError, StatusError, TimeoutError } from "../../ClientError.ts"
-import { ApiError } from "../../StreamError.ts"
-import { statusRule } from "../status.ts"
+
+import { ApiError } from "@friendli-stream/stream"
+import { statusRule } from "@friendli-stream/stream/internal"
+import { InvalidRequestError, StatusError, TimeoutError } from "../ClientError.ts"
 import { type HeadersInitLike, makeResponse, type WebReadableStream, type WebResponse } from "./globals.ts"
-import { errorObject } from "./sse.ts"
+import { errorObject } from "./sseEncoding.ts"
 
 /**
  * The status of a failure before the first item: the upstream's own for a request-side 4xx, 400 for a request

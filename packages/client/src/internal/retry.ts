@@ -2,15 +2,16 @@
  * The retry policy: which failures are retried, how long to wait (`Retry-After` first, else exponential backoff
  * with jitter), and the parsing of `Retry-After` (seconds or an HTTP date) and `retry-after-ms`.
  */
+
+import { ApiError } from "@friendli-stream/stream"
+import { statusRule } from "@friendli-stream/stream/internal"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
-import { ClientError, ConnectionError, StatusError } from "../../ClientError.ts"
-import type { ResolvedClientOptions } from "../../ClientOptions.ts"
-import { ApiError } from "../../StreamError.ts"
-import { statusRule } from "../status.ts"
+import { ClientError, ConnectionError, StatusError } from "../ClientError.ts"
+import type { ResolvedClientOptions } from "../ClientOptions.ts"
 
 /** The retry options in force. */
 export type RetryPolicy = Pick<

@@ -1,9 +1,9 @@
 /** Re-encoding items as server-sent events, so a stream can be passed on (e.g. as the body of a `Response`). */
-import type { ToolAssistedChatEvent } from "../schemas.ts"
+import type { ToolAssistedChatStream } from "@friendli-stream/stream"
 
 /** `data: JSON` and a blank line; a tool status becomes `event: tool_status`. */
 export const encodeEvent = (item: unknown): string => {
-  const tagged = item as Partial<ToolAssistedChatEvent> | null
+  const tagged = item as Partial<ToolAssistedChatStream.ToolAssistedChatEvent> | null
   if (tagged !== null && typeof tagged === "object" && tagged._tag === "ToolStatus" && "status" in tagged) {
     return `event: tool_status\ndata: ${JSON.stringify(tagged.status)}\n\n`
   }
