@@ -23,46 +23,21 @@
  */
 
 import type * as Core from "@friendli-stream/core"
-import type {
-  ChatCompletionStream,
-  CompatibleOptions,
-  CompletionStream,
-  DecodeError,
-  DecodeOptions,
-  MessagesStream,
-  ResponsesStream,
-  StrictOptions,
-  ToolAssistedChatStream,
-  TranscriptionStream,
-} from "@friendli-stream/stream"
-import type { Codec } from "@friendli-stream/stream/internal"
-import * as Protocols from "@friendli-stream/stream/internal"
-import {
-  bodyPull,
-  chatCodec,
-  completionCodec,
-  jsonTransform,
-  type MakeEnd,
-  toolAssistedCodec,
-} from "@friendli-stream/stream/internal"
+import type { CompatibleOptions, DecodeError, DecodeOptions, StrictOptions } from "@friendli-stream/stream"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import {
-  type ClientConfigError,
-  InvalidRequestError,
-  type InvalidResponseError,
-  type RequestFailure,
-} from "./ClientError.ts"
+import type { ClientConfigError, InvalidResponseError, RequestFailure } from "./ClientError.ts"
 import type { ClientOptions, ResolvedClientOptions } from "./ClientOptions.ts"
-import { type Decode, makeEngine } from "./internal/engine.ts"
+import type * as Apis from "./internal/apis.ts"
+import { apis } from "./internal/apis.ts"
+import { clientOf } from "./internal/clients.ts"
 import { environment } from "./internal/env.ts"
 import { resolveClientOptions } from "./internal/options.ts"
-import * as Requests from "./internal/request.ts"
-import * as Specs from "./internal/specs.ts"
+import type * as Requests from "./internal/request.ts"
 
 /**
  * Any failure of a stream: before it started (`ClientError`s) or inside it (`StreamError`s).
@@ -79,57 +54,65 @@ export type StreamFailure = RequestFailure | DecodeError
 export type CreateFailure = RequestFailure | InvalidResponseError
 
 /**
- * `/v1/completions`.
+ * The Effect methods of one streamed API: `stream` (strict items by default, compatible ones with
+ * `{ validation: "compatible" }`; `stream: true` is set for you), and `create` (`stream: false`) when the API has a
+ * non-streamed form.
  *
- * @since 0.1.0
+ * @since 0.3.0
  */
-export interface Completions {
-  /** Streams a completion as typed chunks (`stream: true` is set for you). @since 0.1.0 */
-  stream(
-    request: Core.CompletionRequest,
-    options?: StrictOptions,
-  ): Stream.Stream<CompletionStream.CompletionChunk, StreamFailure>
-  /** Streams a completion from an OpenAI-compatible server, decoded leniently. @since 0.1.0 */
-  stream(
-    request: Core.CompletionRequest,
-    options: CompatibleOptions,
-  ): Stream.Stream<CompletionStream.CompatibleCompletionChunk, StreamFailure>
-  /** Asks for a whole completion (`stream: false`). @since 0.1.0 */
-  create(request: Core.CompletionRequest): Effect.Effect<Core.CompletionResponse, CreateFailure>
+export interface StreamMethods<Req, S, C> {
+  /** Streams the API's items, decoded with the strict Friendli schemas. @since 0.3.0 */
+  stream(request: Req, options?: StrictOptions): Stream.Stream<S, StreamFailure>
+  /** Streams the API's items from a compatible server, decoded leniently. @since 0.3.0 */
+  stream(request: Req, options: CompatibleOptions): Stream.Stream<C, StreamFailure>
+  /** Streams the API's items, with the validation chosen at run time. @since 0.3.0 */
+  stream(request: Req, options?: DecodeOptions): Stream.Stream<S | C, StreamFailure>
 }
 
 /**
- * `/v1/chat/completions`.
+ * The non-streamed form of an API.
+ *
+ * @since 0.3.0
+ */
+export interface CreateMethod<Req, R> {
+  /** Asks for the whole answer (`stream: false`). @since 0.3.0 */
+  create(request: Req): Effect.Effect<R, CreateFailure>
+}
+
+/**
+ * The Effect methods of one entry of the table of APIs, or of a group of them.
+ *
+ * @since 0.3.0
+ */
+export type EffectApi<Entry> =
+  Entry extends Apis.Streamed<infer Req, infer S, infer C, infer _F, infer R, infer _K>
+    ? StreamMethods<Req, S, C> & ([R] extends [never] ? unknown : CreateMethod<Req, R>)
+    : Entry extends Apis.Plain<infer Req, infer R>
+      ? [Req] extends [undefined]
+        ? () => Effect.Effect<R, CreateFailure>
+        : (request: Req) => Effect.Effect<R, CreateFailure>
+      : { readonly [K in keyof Entry]: EffectApi<Entry[K]> }
+
+/**
+ * `/v1/completions`: `stream` and `create`.
  *
  * @since 0.1.0
  */
-export interface Chat {
-  /** Streams a chat completion as typed chunks (`stream: true` is set for you). @since 0.1.0 */
-  stream(
-    request: Core.ChatCompletionRequest,
-    options?: StrictOptions,
-  ): Stream.Stream<ChatCompletionStream.ChatCompletionChunk, StreamFailure>
-  /** Streams a chat completion from an OpenAI-compatible server, decoded leniently. @since 0.1.0 */
-  stream(
-    request: Core.ChatCompletionRequest,
-    options: CompatibleOptions,
-  ): Stream.Stream<ChatCompletionStream.CompatibleChatCompletionChunk, StreamFailure>
-  /** Asks for a whole chat completion (`stream: false`). @since 0.1.0 */
-  create(request: Core.ChatCompletionRequest): Effect.Effect<Core.ChatCompletionResponse, CreateFailure>
-}
+export type Completions = EffectApi<Apis.Apis["completions"]>
+
+/**
+ * `/v1/chat/completions`: `stream` and `create`.
+ *
+ * @since 0.1.0
+ */
+export type Chat = EffectApi<Apis.Apis["chat"]>
 
 /**
  * `/tools/v1/chat/completions` (serverless): chat chunks and tool statuses. It has no non-streamed form.
  *
  * @since 0.1.0
  */
-export interface ToolAssistedChat {
-  /** Streams a tool-assisted chat completion. @since 0.1.0 */
-  stream(
-    request: Core.ToolAssistedChatCompletionRequest,
-    options?: DecodeOptions,
-  ): Stream.Stream<ToolAssistedChatStream.ToolAssistedChatEvent, StreamFailure>
-}
+export type ToolAssistedChat = EffectApi<Apis.Apis["toolAssistedChat"]>
 
 /**
  * A `File`, a `Blob` (any runtime's), typed structurally.
@@ -180,131 +163,58 @@ export type TokenizeRequest = Core.ContainerTokenizationBody
 export type DetokenizeRequest = Core.ContainerDetokenizationBody
 
 /**
- * `/v1/responses` (OpenAI's Responses format).
+ * `/v1/responses` (OpenAI's Responses format): `stream` ends at `response.completed` or `response.incomplete`;
+ * `response.failed` fails with `ApiError`, a cut stream with `StreamTruncated`. And `create`.
  *
  * @since 0.2.0
  */
-export interface Responses {
-  /**
-   * Streams a response as typed events (`stream: true` is set for you), ending at `response.completed` or
-   * `response.incomplete`; `response.failed` fails with `ApiError`, a cut stream with `StreamTruncated`.
-   *
-   * @since 0.2.0
-   */
-  stream(
-    request: ResponsesRequest,
-    options?: StrictOptions,
-  ): Stream.Stream<ResponsesStream.ResponsesStreamEvent, StreamFailure>
-  /** Streams a response from an OpenAI-compatible server, decoded leniently. @since 0.2.0 */
-  stream(
-    request: ResponsesRequest,
-    options: CompatibleOptions,
-  ): Stream.Stream<ResponsesStream.CompatibleResponsesStreamEvent, StreamFailure>
-  /** Asks for a whole response (`stream: false`). @since 0.2.0 */
-  create(request: ResponsesRequest): Effect.Effect<Core.ResponsesSuccess, CreateFailure>
-}
+export type Responses = EffectApi<Apis.Apis["responses"]>
 
 /**
- * `/v1/messages` (Anthropic's Messages format, beta).
+ * `/v1/messages` (Anthropic's Messages format, beta): `stream` ends at `message_stop`; `event: error` fails with
+ * `ApiError`, a cut stream with `StreamTruncated`. And `create`.
  *
  * @since 0.2.0
  */
-export interface Messages {
-  /**
-   * Streams a message as typed events (`stream: true` is set for you), ending at `message_stop`; `event: error`
-   * fails with `ApiError`, a cut stream with `StreamTruncated`.
-   *
-   * @since 0.2.0
-   */
-  stream(
-    request: MessagesRequest,
-    options?: StrictOptions,
-  ): Stream.Stream<MessagesStream.MessagesStreamEvent, StreamFailure>
-  /** Streams a message from an Anthropic-compatible server, decoded leniently. @since 0.2.0 */
-  stream(
-    request: MessagesRequest,
-    options: CompatibleOptions,
-  ): Stream.Stream<MessagesStream.CompatibleMessagesStreamEvent, StreamFailure>
-  /** Asks for a whole message (`stream: false`). @since 0.2.0 */
-  create(request: MessagesRequest): Effect.Effect<Core.ServerlessMessagesSuccess, CreateFailure>
-}
+export type Messages = EffectApi<Apis.Apis["messages"]>
 
 /**
- * `/v1/audio/transcriptions`: a `multipart/form-data` upload.
+ * `/v1/audio/transcriptions`: a `multipart/form-data` upload; `stream` ends at `transcript.text.done` + `[DONE]`
+ * (a cut stream fails with `StreamTruncated`), `create` transcribes a whole file.
  *
  * @since 0.2.0
  */
-export interface Transcriptions {
-  /**
-   * Uploads the audio and streams its transcript as typed events (`stream=true` is set for you), ending at
-   * `transcript.text.done` + `[DONE]`; a cut stream fails with `StreamTruncated`.
-   *
-   * @since 0.2.0
-   */
-  stream(
-    request: TranscriptionRequest,
-    options?: StrictOptions,
-  ): Stream.Stream<TranscriptionStream.TranscriptionStreamEvent, StreamFailure>
-  /** Streams a transcript from an OpenAI-compatible server, decoded leniently. @since 0.2.0 */
-  stream(
-    request: TranscriptionRequest,
-    options: CompatibleOptions,
-  ): Stream.Stream<TranscriptionStream.CompatibleTranscriptionStreamEvent, StreamFailure>
-  /** Transcribes a whole file (`stream: false`). @since 0.2.0 */
-  create(request: TranscriptionRequest): Effect.Effect<Core.AudioTranscriptionResult, CreateFailure>
-}
+export type Transcriptions = EffectApi<Apis.Apis["audio"]["transcriptions"]>
 
 /**
  * The audio APIs.
  *
  * @since 0.2.0
  */
-export interface Audio {
-  /** @since 0.2.0 */
-  readonly transcriptions: Transcriptions
-}
+export type Audio = EffectApi<Apis.Apis["audio"]>
 
 /**
- * `/v1/models` (serverless only).
+ * `/v1/models` (serverless only): `list()` fails with `InvalidRequestError` (not sent) on a dedicated or container
+ * client.
  *
  * @since 0.2.0
  */
-export interface Models {
-  /**
-   * Lists the serverless models; on a dedicated or container client it fails with `InvalidRequestError` (not sent).
-   *
-   * @since 0.2.0
-   */
-  list(): Effect.Effect<Core.ServerlessModelListSuccess, CreateFailure>
-}
+export type Models = EffectApi<Apis.Apis["models"]>
 
 /**
- * The client service.
+ * The Effect client of a table of APIs: its options, and the methods of each API.
+ *
+ * @since 0.3.0
+ */
+export type EffectClientOf<T> = { readonly options: ResolvedClientOptions } & EffectApi<T>
+
+/**
+ * The client service: `completions`, `chat`, `toolAssistedChat`, `responses`, `messages`, `audio.transcriptions`,
+ * `models.list()`, `tokenize` and `detokenize`, each made from its entry in the table of APIs.
  *
  * @since 0.1.0
  */
-export interface FriendliClient {
-  /** The options in force (defaults and environment filled in). @since 0.1.0 */
-  readonly options: ResolvedClientOptions
-  /** @since 0.1.0 */
-  readonly completions: Completions
-  /** @since 0.1.0 */
-  readonly chat: Chat
-  /** @since 0.1.0 */
-  readonly toolAssistedChat: ToolAssistedChat
-  /** @since 0.2.0 */
-  readonly responses: Responses
-  /** @since 0.2.0 */
-  readonly messages: Messages
-  /** @since 0.2.0 */
-  readonly audio: Audio
-  /** @since 0.2.0 */
-  readonly models: Models
-  /** Converts text into the model's token ids (`/v1/tokenize`). @since 0.2.0 */
-  tokenize(request: TokenizeRequest): Effect.Effect<Core.ServerlessTokenizationSuccess, CreateFailure>
-  /** Converts token ids back into text (`/v1/detokenize`). @since 0.2.0 */
-  detokenize(request: DetokenizeRequest): Effect.Effect<Core.ServerlessDetokenizationSuccess, CreateFailure>
-}
+export interface FriendliClient extends EffectClientOf<Apis.Apis> {}
 
 /**
  * The tag of the client service.
@@ -315,78 +225,13 @@ export const FriendliClient: Context.Service<FriendliClient, FriendliClient> = C
   "@friendli-stream/stream/FriendliClient",
 )
 
-/** How the client decodes one API's body, with the codec that `validation` chooses. */
-const decoder =
-  <A>(choose: (options: DecodeOptions | undefined) => Codec<A>, end?: MakeEnd<A>) =>
-  (options: DecodeOptions | undefined): Decode<A> => ({
-    body: (body, readError, idle) => bodyPull(body, choose, options, readError, idle, end),
-    bytes: (bytes, idle) => jsonTransform(bytes, choose, options, idle, end),
-  })
-
-const decodeCompletions = decoder(completionCodec)
-const decodeChat = decoder(chatCodec)
-const decodeToolAssisted = decoder(toolAssistedCodec)
-const decodeResponses = decoder(Protocols.responses.choose, Protocols.responses.end)
-const decodeMessages = decoder(Protocols.messages.choose, Protocols.messages.end)
-const decodeTranscription = decoder(Protocols.transcription.choose, Protocols.transcription.end)
-
 /**
  * Makes the client from resolved options and an `HttpClient`.
  *
  * @since 0.1.0
  */
-export const fromHttpClient = (options: ResolvedClientOptions, http: HttpClient.HttpClient): FriendliClient => {
-  const engine = makeEngine(options, http)
-  const endpoints = Requests.endpointsFor(options.deployment)
-  return {
-    options,
-    completions: {
-      stream: (request: Core.CompletionRequest, decodeOptions?: DecodeOptions) =>
-        engine.stream(Requests.completions, request, decodeCompletions(decodeOptions)),
-      create: (request) => engine.create(Requests.completions, request, Specs.completionResponse),
-    } as Completions,
-    chat: {
-      stream: (request: Core.ChatCompletionRequest, decodeOptions?: DecodeOptions) =>
-        engine.stream(Requests.chat, request, decodeChat(decodeOptions)),
-      create: (request) => engine.create(Requests.chat, request, Specs.chatResponse),
-    } as Chat,
-    toolAssistedChat: {
-      stream: (request, decodeOptions) =>
-        engine.stream(Requests.toolAssistedChat, request, decodeToolAssisted(decodeOptions)),
-    },
-    responses: {
-      stream: (request: ResponsesRequest, decodeOptions?: DecodeOptions) =>
-        engine.stream(endpoints.responses, request, decodeResponses(decodeOptions)),
-      create: (request: ResponsesRequest) => engine.create(endpoints.responses, request, Specs.responsesResponse),
-    } as Responses,
-    messages: {
-      stream: (request: MessagesRequest, decodeOptions?: DecodeOptions) =>
-        engine.stream(endpoints.messages, request, decodeMessages(decodeOptions)),
-      create: (request: MessagesRequest) => engine.create(endpoints.messages, request, Specs.messagesResponse),
-    } as Messages,
-    audio: {
-      transcriptions: {
-        stream: (request: TranscriptionRequest, decodeOptions?: DecodeOptions) =>
-          engine.stream(endpoints.transcriptions, request, decodeTranscription(decodeOptions)),
-        create: (request: TranscriptionRequest) =>
-          engine.create(endpoints.transcriptions, request, Specs.transcriptionResponse),
-      } as Transcriptions,
-    },
-    models: {
-      list: () =>
-        options.deployment === "serverless"
-          ? engine.create(endpoints.models, undefined, Specs.modelsResponse)
-          : Effect.fail(
-              new InvalidRequestError({
-                message: `models.list() is a serverless API; this client's deployment is ${options.deployment}, so nothing was sent.`,
-                explanation: `deployment is ${options.deployment}, not serverless`,
-              }),
-            ),
-    },
-    tokenize: (request) => engine.create(endpoints.tokenize, request, Specs.tokenizeResponse),
-    detokenize: (request) => engine.create(endpoints.detokenize, request, Specs.detokenizeResponse),
-  }
-}
+export const fromHttpClient = (options: ResolvedClientOptions, http: HttpClient.HttpClient): FriendliClient =>
+  clientOf(options, http, apis)
 
 /**
  * Makes the client on the `HttpClient` in context, reading `FRIENDLI_TOKEN` and `FRIENDLI_TEAM` from the current

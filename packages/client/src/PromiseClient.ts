@@ -10,26 +10,21 @@
  * @since 0.1.0
  */
 
-import type * as Core from "@friendli-stream/core"
-import type { CompatibleOptions, DecodeOptions, StrictOptions, ToolAssistedChatStream } from "@friendli-stream/stream"
-import {
-  ChatCompletionStream,
-  CompletionStream,
+import type {
+  CompatibleOptions,
+  DecodeOptions,
   MessagesStream,
   ResponsesStream,
+  StrictOptions,
   TranscriptionStream,
 } from "@friendli-stream/stream"
-import * as Effect from "effect/Effect"
-import * as HttpClient from "effect/http/HttpClient"
-import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Stream from "effect/Stream"
-import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "./ClientOptions.ts"
-import * as FriendliClient from "./FriendliClient.ts"
+import type * as HttpClient from "effect/http/HttpClient"
+import type * as Layer from "effect/Layer"
+import type { ClientOptions, ResolvedClientOptions } from "./ClientOptions.ts"
+import type * as Apis from "./internal/apis.ts"
+import { apis } from "./internal/apis.ts"
+import { promiseClientOf } from "./internal/clients.ts"
 import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/globals.ts"
-import type { Accumulator } from "./internal/handle.ts"
-import { EffectStreamHandle, runOrThrow } from "./internal/handle.ts"
-import { type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./internal/sseEncoding.ts"
 
 /**
  * An `AbortSignal`, typed structurally (any runtime's `AbortSignal` fits).
@@ -133,57 +128,78 @@ export interface StreamHandle<A, F> extends AsyncIterable<A> {
 }
 
 /**
+ * The handle a Promise stream returns: a {@link StreamHandle}, or the API's own handle with its name for
+ * `finalCompletion()` (`finalResponse`, `finalMessage`, `finalTranscript`).
+ *
+ * @since 0.3.0
+ */
+export type HandleOf<A, F, K> = K extends "finalResponse"
+  ? ResponsesStreamHandle<A>
+  : K extends "finalMessage"
+    ? MessagesStreamHandle<A>
+    : K extends "finalTranscript"
+      ? TranscriptionStreamHandle<A>
+      : StreamHandle<A, F>
+
+/**
+ * The Promise methods of one streamed API: `stream` (strict items by default, compatible ones with
+ * `{ validation: "compatible" }`), and `create` when the API has a non-streamed form.
+ *
+ * @since 0.3.0
+ */
+export interface PromiseStreamMethods<Req, S, C, F, K> {
+  /** Streams the API's items, decoded with the strict Friendli schemas. @since 0.3.0 */
+  stream(request: Req, options?: StreamOptions & StrictOptions): HandleOf<S, F, K>
+  /** Streams the API's items from a compatible server, decoded leniently. @since 0.3.0 */
+  stream(request: Req, options: StreamOptions & CompatibleOptions): HandleOf<C, F, K>
+  /** Streams the API's items, with the validation chosen at run time. @since 0.3.0 */
+  stream(request: Req, options?: StreamOptions): HandleOf<S | C, F, K>
+}
+
+/**
+ * The non-streamed form of an API, with Promises.
+ *
+ * @since 0.3.0
+ */
+export interface PromiseCreateMethod<Req, R> {
+  /** Asks for the whole answer (`stream: false`). @since 0.3.0 */
+  create(request: Req, options?: RequestOptions): Promise<R>
+}
+
+/**
+ * The Promise methods of one entry of the table of APIs, or of a group of them.
+ *
+ * @since 0.3.0
+ */
+export type PromiseApi<Entry> =
+  Entry extends Apis.Streamed<infer Req, infer S, infer C, infer F, infer R, infer K>
+    ? PromiseStreamMethods<Req, S, C, F, K> & ([R] extends [never] ? unknown : PromiseCreateMethod<Req, R>)
+    : Entry extends Apis.Plain<infer Req, infer R>
+      ? [Req] extends [undefined]
+        ? (options?: RequestOptions) => Promise<R>
+        : (request: Req, options?: RequestOptions) => Promise<R>
+      : { readonly [K in keyof Entry]: PromiseApi<Entry[K]> }
+
+/**
  * `/v1/completions`, with Promises.
  *
  * @since 0.1.0
  */
-export interface PromiseCompletions {
-  /** @since 0.1.0 */
-  stream(
-    request: Core.CompletionRequest,
-    options?: StreamOptions & StrictOptions,
-  ): StreamHandle<CompletionStream.CompletionChunk, CompletionStream.Completion>
-  /** @since 0.1.0 */
-  stream(
-    request: Core.CompletionRequest,
-    options: StreamOptions & CompatibleOptions,
-  ): StreamHandle<CompletionStream.CompatibleCompletionChunk, CompletionStream.Completion>
-  /** @since 0.1.0 */
-  create(request: Core.CompletionRequest, options?: RequestOptions): Promise<Core.CompletionResponse>
-}
+export type PromiseCompletions = PromiseApi<Apis.Apis["completions"]>
 
 /**
  * `/v1/chat/completions`, with Promises.
  *
  * @since 0.1.0
  */
-export interface PromiseChat {
-  /** @since 0.1.0 */
-  stream(
-    request: Core.ChatCompletionRequest,
-    options?: StreamOptions & StrictOptions,
-  ): StreamHandle<ChatCompletionStream.ChatCompletionChunk, ChatCompletionStream.ChatCompletion>
-  /** @since 0.1.0 */
-  stream(
-    request: Core.ChatCompletionRequest,
-    options: StreamOptions & CompatibleOptions,
-  ): StreamHandle<ChatCompletionStream.CompatibleChatCompletionChunk, ChatCompletionStream.ChatCompletion>
-  /** @since 0.1.0 */
-  create(request: Core.ChatCompletionRequest, options?: RequestOptions): Promise<Core.ChatCompletionResponse>
-}
+export type PromiseChat = PromiseApi<Apis.Apis["chat"]>
 
 /**
  * `/tools/v1/chat/completions`, with Promises; `finalCompletion()` folds the chat chunks.
  *
  * @since 0.1.0
  */
-export interface PromiseToolAssistedChat {
-  /** @since 0.1.0 */
-  stream(
-    request: Core.ToolAssistedChatCompletionRequest,
-    options?: StreamOptions,
-  ): StreamHandle<ToolAssistedChatStream.ToolAssistedChatEvent, ChatCompletionStream.ChatCompletion>
-}
+export type PromiseToolAssistedChat = PromiseApi<Apis.Apis["toolAssistedChat"]>
 
 /**
  * A streamed Responses response: a {@link StreamHandle} whose events re-encode as `event: TYPE` + `data: {json}`
@@ -233,149 +249,55 @@ export interface TranscriptionStreamHandle<A> extends StreamHandle<A, Transcript
  *
  * @since 0.2.0
  */
-export interface PromiseResponses {
-  /** @since 0.2.0 */
-  stream(
-    request: FriendliClient.ResponsesRequest,
-    options?: StreamOptions & StrictOptions,
-  ): ResponsesStreamHandle<ResponsesStream.ResponsesStreamEvent>
-  /** @since 0.2.0 */
-  stream(
-    request: FriendliClient.ResponsesRequest,
-    options: StreamOptions & CompatibleOptions,
-  ): ResponsesStreamHandle<ResponsesStream.CompatibleResponsesStreamEvent>
-  /** Asks for a whole response (`stream: false`). @since 0.2.0 */
-  create(request: FriendliClient.ResponsesRequest, options?: RequestOptions): Promise<Core.ResponsesSuccess>
-}
+export type PromiseResponses = PromiseApi<Apis.Apis["responses"]>
 
 /**
  * `/v1/messages`, with Promises.
  *
  * @since 0.2.0
  */
-export interface PromiseMessages {
-  /** @since 0.2.0 */
-  stream(
-    request: FriendliClient.MessagesRequest,
-    options?: StreamOptions & StrictOptions,
-  ): MessagesStreamHandle<MessagesStream.MessagesStreamEvent>
-  /** @since 0.2.0 */
-  stream(
-    request: FriendliClient.MessagesRequest,
-    options: StreamOptions & CompatibleOptions,
-  ): MessagesStreamHandle<MessagesStream.CompatibleMessagesStreamEvent>
-  /** Asks for a whole message (`stream: false`). @since 0.2.0 */
-  create(request: FriendliClient.MessagesRequest, options?: RequestOptions): Promise<Core.ServerlessMessagesSuccess>
-}
+export type PromiseMessages = PromiseApi<Apis.Apis["messages"]>
 
 /**
  * `/v1/audio/transcriptions`, with Promises: a `multipart/form-data` upload of a `File`, a `Blob` or bytes.
  *
  * @since 0.2.0
  */
-export interface PromiseTranscriptions {
-  /** @since 0.2.0 */
-  stream(
-    request: FriendliClient.TranscriptionRequest,
-    options?: StreamOptions & StrictOptions,
-  ): TranscriptionStreamHandle<TranscriptionStream.TranscriptionStreamEvent>
-  /** @since 0.2.0 */
-  stream(
-    request: FriendliClient.TranscriptionRequest,
-    options: StreamOptions & CompatibleOptions,
-  ): TranscriptionStreamHandle<TranscriptionStream.CompatibleTranscriptionStreamEvent>
-  /** Transcribes a whole file (`stream: false`). @since 0.2.0 */
-  create(request: FriendliClient.TranscriptionRequest, options?: RequestOptions): Promise<Core.AudioTranscriptionResult>
-}
+export type PromiseTranscriptions = PromiseApi<Apis.Apis["audio"]["transcriptions"]>
 
 /**
  * The audio APIs, with Promises.
  *
  * @since 0.2.0
  */
-export interface PromiseAudio {
-  /** @since 0.2.0 */
-  readonly transcriptions: PromiseTranscriptions
-}
+export type PromiseAudio = PromiseApi<Apis.Apis["audio"]>
 
 /**
- * `/v1/models` (serverless only), with Promises.
+ * `/v1/models` (serverless only), with Promises: `list()` rejects with `InvalidRequestError` on other deployments.
  *
  * @since 0.2.0
  */
-export interface PromiseModels {
-  /** Lists the serverless models; rejects with `InvalidRequestError` on other deployments. @since 0.2.0 */
-  list(options?: RequestOptions): Promise<Core.ServerlessModelListSuccess>
-}
+export type PromiseModels = PromiseApi<Apis.Apis["models"]>
 
 /**
- * The Promise client.
+ * The Promise client of a table of APIs: its options, `close()`, and the methods of each API.
+ *
+ * @since 0.3.0
+ */
+export type PromiseClientOf<T> = {
+  /** The options in force. @since 0.1.0 */
+  readonly options: ResolvedClientOptions
+  /** Closes the client: in-flight requests are aborted and pooled connections closed. @since 0.1.0 */
+  close(): Promise<void>
+} & PromiseApi<T>
+
+/**
+ * The Promise client: `completions`, `chat`, `toolAssistedChat`, `responses`, `messages`, `audio.transcriptions`,
+ * `models.list()`, `tokenize` and `detokenize`, each made from its entry in the table of APIs, and `close()`.
  *
  * @since 0.1.0
  */
-export interface PromiseClient {
-  /** The options in force. @since 0.1.0 */
-  readonly options: ResolvedClientOptions
-  /** @since 0.1.0 */
-  readonly completions: PromiseCompletions
-  /** @since 0.1.0 */
-  readonly chat: PromiseChat
-  /** @since 0.1.0 */
-  readonly toolAssistedChat: PromiseToolAssistedChat
-  /** @since 0.2.0 */
-  readonly responses: PromiseResponses
-  /** @since 0.2.0 */
-  readonly messages: PromiseMessages
-  /** @since 0.2.0 */
-  readonly audio: PromiseAudio
-  /** @since 0.2.0 */
-  readonly models: PromiseModels
-  /** Converts text into the model's token ids (`/v1/tokenize`). @since 0.2.0 */
-  tokenize(
-    request: FriendliClient.TokenizeRequest,
-    options?: RequestOptions,
-  ): Promise<Core.ServerlessTokenizationSuccess>
-  /** Converts token ids back into text (`/v1/detokenize`). @since 0.2.0 */
-  detokenize(
-    request: FriendliClient.DetokenizeRequest,
-    options?: RequestOptions,
-  ): Promise<Core.ServerlessDetokenizationSuccess>
-  /** Closes the client: in-flight requests are aborted and pooled connections closed. @since 0.1.0 */
-  close(): Promise<void>
-}
-
-const toolAssistedAccumulator = (): Accumulator<
-  ToolAssistedChatStream.ToolAssistedChatEvent,
-  ChatCompletionStream.ChatCompletion
-> => {
-  const acc = ChatCompletionStream.accumulator()
-  return {
-    add: (event) => (event._tag === "Chunk" ? acc.add(event.chunk) : acc),
-    result: () => acc.result(),
-  }
-}
-
-/**
- * An accumulator whose failure to fold an item (e.g. arguments that are not JSON) does not stop the iteration: it
- * is thrown by `result()`, so the final response rejects with it.
- */
-const deferredFailure = <A, F>(acc: { add(item: A): unknown; result(): F }): Accumulator<A, F> => {
-  let failure: { readonly error: unknown } | undefined
-  return {
-    add: (item) => {
-      if (failure !== undefined) return
-      try {
-        acc.add(item)
-      } catch (error) {
-        failure = { error }
-      }
-    },
-    result: () => {
-      if (failure !== undefined) throw failure.error
-      return acc.result()
-    },
-  }
-}
+export interface PromiseClient extends PromiseClientOf<Apis.Apis> {}
 
 /**
  * Makes the Promise client on an `HttpClient` layer; throws `ClientConfigError` for options that cannot work.
@@ -385,111 +307,4 @@ const deferredFailure = <A, F>(acc: { add(item: A): unknown; result(): F }): Acc
 export const makePromiseClient = (
   httpClient: Layer.Layer<HttpClient.HttpClient>,
   options: ClientOptions = {},
-): PromiseClient => {
-  const resolved = resolveClientOptions(options)
-  const runtime = ManagedRuntime.make(
-    Layer.provide(
-      Layer.effect(
-        FriendliClient.FriendliClient,
-        Effect.map(HttpClient.HttpClient, (http) => FriendliClient.fromHttpClient(resolved, http)),
-      ),
-      httpClient,
-    ),
-  )
-  const handle = <A, E, F>(
-    stream: (client: FriendliClient.FriendliClient) => Stream.Stream<A, E>,
-    acc: Accumulator<A, F>,
-    signal: AbortSignalInput | undefined,
-    encoding?: SseEncoding,
-  ): EffectStreamHandle<A, E, FriendliClient.FriendliClient, F> =>
-    new EffectStreamHandle(
-      runtime,
-      Stream.unwrap(Effect.map(FriendliClient.FriendliClient, stream)),
-      acc,
-      signal,
-      encoding,
-    )
-  const run = <A, E>(
-    effect: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
-    signal: AbortSignalInput | undefined,
-  ): Promise<A> => runOrThrow(runtime, Effect.flatMap(FriendliClient.FriendliClient, effect), signal)
-  const decodeOptions = (o: StreamOptions | undefined): DecodeOptions | undefined => {
-    if (o === undefined) return undefined
-    const { signal: _signal, ...rest } = o
-    return rest
-  }
-  return {
-    options: resolved,
-    completions: {
-      stream: (request: Core.CompletionRequest, o?: StreamOptions) =>
-        handle(
-          (c) => c.completions.stream(request, decodeOptions(o) as StrictOptions),
-          CompletionStream.accumulator(),
-          o?.signal,
-        ),
-      create: (request: Core.CompletionRequest, o?: RequestOptions) =>
-        run((c) => c.completions.create(request), o?.signal),
-    } as PromiseCompletions,
-    chat: {
-      stream: (request: Core.ChatCompletionRequest, o?: StreamOptions) =>
-        handle(
-          (c) => c.chat.stream(request, decodeOptions(o) as StrictOptions),
-          ChatCompletionStream.accumulator(),
-          o?.signal,
-        ),
-      create: (request: Core.ChatCompletionRequest, o?: RequestOptions) =>
-        run((c) => c.chat.create(request), o?.signal),
-    } as PromiseChat,
-    toolAssistedChat: {
-      stream: (request, o) =>
-        handle((c) => c.toolAssistedChat.stream(request, decodeOptions(o)), toolAssistedAccumulator(), o?.signal),
-    },
-    responses: {
-      stream: (request: FriendliClient.ResponsesRequest, o?: StreamOptions) => {
-        const h = handle(
-          (c) => c.responses.stream(request, decodeOptions(o) as StrictOptions),
-          deferredFailure(ResponsesStream.accumulator()),
-          o?.signal,
-          TYPED_ENCODING,
-        )
-        return Object.assign(h, { finalResponse: () => h.finalCompletion() })
-      },
-      create: (request: FriendliClient.ResponsesRequest, o?: RequestOptions) =>
-        run((c) => c.responses.create(request), o?.signal),
-    } as PromiseResponses,
-    messages: {
-      stream: (request: FriendliClient.MessagesRequest, o?: StreamOptions) => {
-        const h = handle(
-          (c) => c.messages.stream(request, decodeOptions(o) as StrictOptions),
-          deferredFailure(MessagesStream.accumulator()),
-          o?.signal,
-          TYPED_ENCODING,
-        )
-        return Object.assign(h, { finalMessage: () => h.finalCompletion() })
-      },
-      create: (request: FriendliClient.MessagesRequest, o?: RequestOptions) =>
-        run((c) => c.messages.create(request), o?.signal),
-    } as PromiseMessages,
-    audio: {
-      transcriptions: {
-        stream: (request: FriendliClient.TranscriptionRequest, o?: StreamOptions) => {
-          const h = handle(
-            (c) => c.audio.transcriptions.stream(request, decodeOptions(o) as StrictOptions),
-            TranscriptionStream.accumulator(),
-            o?.signal,
-            TRANSCRIPTION_ENCODING,
-          )
-          return Object.assign(h, { finalTranscript: () => h.finalCompletion() })
-        },
-        create: (request: FriendliClient.TranscriptionRequest, o?: RequestOptions) =>
-          run((c) => c.audio.transcriptions.create(request), o?.signal),
-      } as PromiseTranscriptions,
-    },
-    models: {
-      list: (o) => run((c) => c.models.list(), o?.signal),
-    },
-    tokenize: (request, o) => run((c) => c.tokenize(request), o?.signal),
-    detokenize: (request, o) => run((c) => c.detokenize(request), o?.signal),
-    close: () => runtime.dispose(),
-  }
-}
+): PromiseClient => promiseClientOf(httpClient, options, apis)

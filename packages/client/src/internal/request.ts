@@ -22,7 +22,7 @@ export type ApiPath =
 /** One endpoint: where it is, its method, and how its request becomes a body. */
 export interface Endpoint {
   readonly name: string
-  readonly path: ApiPath
+  readonly path: ApiPath | (string & {})
   readonly method: "GET" | "POST"
   /** The body to send (`undefined` for none), with `stream` set as asked; or why the request was not sent. */
   readonly body: (request: unknown, stream: boolean) => Result.Result<HttpBody.HttpBody, InvalidRequestError>
@@ -69,7 +69,7 @@ export const jsonText = (
   return Result.succeed(JSON.stringify(body))
 }
 
-const json = (name: string, path: ApiPath, c: Check, streams = true): Endpoint => ({
+const json = (name: string, path: Endpoint["path"], c: Check, streams = true): Endpoint => ({
   name,
   path,
   method: "POST",
@@ -78,6 +78,14 @@ const json = (name: string, path: ApiPath, c: Check, streams = true): Endpoint =
       HttpBody.text(text, "application/json"),
     ),
 })
+
+/** A JSON endpoint at `path` (POST, `stream` set as asked) whose requests `guard` accepts and `schema` explains. */
+export const jsonEndpoint = <A>(
+  name: string,
+  path: string,
+  guard: (u: unknown) => boolean,
+  schema: Schema.Decoder<A>,
+): Endpoint => json(name, path, check(guard, schema))
 
 export const completions: Endpoint = json(
   "completion",

@@ -1,4 +1,4 @@
-/** Glue shared by the public modules: decoders from codecs, and the data-first / data-last `decode` shape. */
+/** Decoders from codecs: a JSON event decoder, the stream transform, the body stream and the client's body pull. */
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import type { DecodeError } from "../StreamError.ts"
