@@ -4,7 +4,7 @@
  * exports the three under its own names and options type.
  *
  * @example
- * import { FetchAdapter } from "@friendli-stream/stream"
+ * import { FetchAdapter } from "@friendli-stream/client"
  *
  * const adapter = FetchAdapter.make()
  * const client = adapter.createClient({ token: "flp_...", fetch: myFetch })

@@ -6,7 +6,7 @@
  * @example
  * import { FetchHttpClient } from "effect/http"
  * import { Effect, Layer, Stream } from "effect"
- * import { FriendliClient } from "@friendli-stream/stream"
+ * import { FriendliClient } from "@friendli-stream/client"
  *
  * const program = Effect.gen(function* () {
  *   const client = yield* FriendliClient.FriendliClient

@@ -1,7 +1,7 @@
 /**
  * `effect/ai`'s `LanguageModel` on the Friendli client: `LanguageModel.generateText`, `streamText`,
  * `generateObject`, `Chat` and `Toolkit` handlers work against FriendliAI (serverless, dedicated, container) and
- * OpenAI-compatible servers, through `@friendli-stream/stream`'s decoder, typed errors, retries and timeouts.
+ * OpenAI-compatible servers, through `@friendli-stream/client` (retries, timeouts, typed errors) and `@friendli-stream/stream`'s decoder.
  *
  * @example
  * import { Effect, Layer } from "effect"
