@@ -5,7 +5,7 @@
 //   node tooling/scripts/consumer-check.mjs [--keep]      (`pnpm test` runs it after the publint checks)
 //
 // It builds nothing: the packages' dist/ must be built (`pnpm build`; `pnpm test` builds first).
-//   1. `pnpm pack` @friendli-stream/core, stream, node, testing and resumable into a temp dir under os.tmpdir() (pack rewrites
+//   1. `pnpm pack` @friendli-stream/core, stream, client, node, testing and resumable into a temp dir under os.tmpdir() (pack rewrites
 //      `workspace:*` to the real versions, as `pnpm publish` does).
 //   2. A consumer project next to them: a package.json that depends on the tarballs (file:), `effect@latest`,
 //      typescript 5.9.3 and @types/node 22, installed with the host's npm (`npm install --no-audit --no-fund`,
@@ -35,7 +35,7 @@ import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-const PACKAGES = ["core", "stream", "node", "testing", "resumable"]
+const PACKAGES = ["core", "stream", "client", "node", "testing", "resumable"]
 const PROGRAMS = ["promise.ts", "effect.ts", "resumable.ts"]
 const SOURCES = join(ROOT, "tooling/consumer")
 const keep = process.argv.includes("--keep")

@@ -2,7 +2,7 @@
  * The service's Web handler (`Request` in, `Response` out, nothing else): the routes, the request parsing, the usage
  * text and the JSON errors; the stream itself is the stream handle's `toResponse()`.
  */
-import type { PromiseClient } from "@friendli-stream/stream"
+import type { PromiseClient } from "@friendli-stream/client"
 
 /**
  * The model of requests that name none, unless the app is given another.

@@ -2,7 +2,7 @@
  * Starting a sample: the mock when there is no token, the client, the server, and closing them in order. What is a
  * runtime's own (its adapter's `createClient`, how it serves the mock, its HTTP server) comes in as functions.
  */
-import type { PromiseClient } from "@friendli-stream/stream"
+import type { PromiseClient } from "@friendli-stream/client"
 import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-stream/testing"
 import { makeHandler } from "./handler.ts"
 

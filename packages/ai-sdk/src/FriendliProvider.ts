@@ -1,6 +1,6 @@
 /**
  * The Friendli provider of the Vercel AI SDK (language-model specification v4, what `ai` 7 calls), on
- * `@friendli-stream/stream`'s client and decoder.
+ * `@friendli-stream/client` and `@friendli-stream/stream`'s decoder.
  *
  * @since 0.2.0
  */
@@ -12,8 +12,8 @@ import {
   type ProviderV4,
   type TranscriptionModelV4,
 } from "@ai-sdk/provider"
+import type { FriendliClient } from "@friendli-stream/client"
 import type { ModelCatalogResponseItem } from "@friendli-stream/core"
-import type { FriendliClient } from "@friendli-stream/stream"
 import type * as Redacted from "effect/Redacted"
 import { type CallSettings, httpClientOf, resolveForCall } from "./internal/call.ts"
 import { FriendliLanguageModel } from "./internal/model.ts"
@@ -144,11 +144,11 @@ export const createFriendli = (settings: FriendliProviderSettings = {}): Friendl
     dedicated: (endpointId: string) => model(endpointId, "chat", dedicatedSettings),
     embeddingModel: noSuch(
       "embeddingModel",
-      "@friendli-stream/stream's client has no embeddings call yet, and this provider only goes through that client.",
+      "@friendli-stream/client has no embeddings call yet, and this provider only goes through that client.",
     ) as (modelId: string) => EmbeddingModelV4,
     imageModel: noSuch(
       "imageModel",
-      "@friendli-stream/stream's client has no image generation call yet, and this provider only goes through that client.",
+      "@friendli-stream/client has no image generation call yet, and this provider only goes through that client.",
     ) as (modelId: string) => ImageModelV4,
     transcriptionModel: transcription,
     transcription,

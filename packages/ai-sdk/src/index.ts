@@ -1,6 +1,6 @@
 /**
  * `@friendli-stream/ai-sdk`: a Vercel AI SDK provider for FriendliAI (serverless, dedicated, container) and
- * OpenAI-compatible servers, on `@friendli-stream/stream`'s decoder and client.
+ * OpenAI-compatible servers, on `@friendli-stream/client` and `@friendli-stream/stream`'s decoder.
  *
  * @since 0.2.0
  */

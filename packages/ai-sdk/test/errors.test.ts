@@ -3,7 +3,8 @@
 // client does not retry); abort closes the connection; bad options fail with errors that name them.
 import assert from "node:assert/strict"
 import { APICallError, InvalidArgumentError, LoadAPIKeyError } from "@ai-sdk/provider"
-import { ApiError, RateLimitError, StreamTruncated, TimeoutError } from "@friendli-stream/stream"
+import { RateLimitError, TimeoutError } from "@friendli-stream/client"
+import { ApiError, StreamTruncated } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { generateText, streamText } from "ai"
 import { createFriendli } from "../src/index.ts"

@@ -1,7 +1,7 @@
 // providerOptions.friendli and the call settings, as the mock received them; the model list.
 import assert from "node:assert/strict"
 import { APICallError } from "@ai-sdk/provider"
-import { InvalidRequestError, InvalidResponseError } from "@friendli-stream/stream"
+import { InvalidRequestError, InvalidResponseError } from "@friendli-stream/client"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { generateText } from "ai"
 import { createFriendli } from "../src/index.ts"

@@ -3,7 +3,7 @@
 // APICallErrors the AI SDK retries itself.
 import assert from "node:assert/strict"
 import { APICallError, InvalidArgumentError, NoSuchModelError } from "@ai-sdk/provider"
-import { RateLimitError } from "@friendli-stream/stream"
+import { RateLimitError } from "@friendli-stream/client"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { transcribe } from "ai"
 import { type Harness, startMock, TOKEN } from "./support.ts"

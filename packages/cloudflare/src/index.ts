@@ -2,22 +2,25 @@
  * `@friendli-stream/cloudflare`: the Friendli client on Cloudflare Workers. Runtime glue only: the `HttpClient`
  * layer (Effect's `FetchHttpClient` on the Worker's `fetch`), `createClient` for Promises, `layer` for Effect, and
  * `proxyCompletionStream` / `proxyChatCompletionStream`, which answer a browser with the upstream stream as it
- * arrives. Everything else is `@friendli-stream/stream`, re-exported.
+ * arrives. Everything else is `@friendli-stream/client` and `@friendli-stream/stream`, re-exported.
  *
  * @since 0.1.0
  */
 
+import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/client"
 import type { DeploymentKind } from "@friendli-stream/core"
-import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/stream"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
 import { type Lease, proxyClients } from "./internal/proxyClients.ts"
 
 /**
- * Everything of `@friendli-stream/stream`: the client's types, its errors, the decoders and `FriendliClient`.
+ * Everything of `@friendli-stream/client` (`FriendliClient`, the Promise client, its options and errors) and of
+ * `@friendli-stream/stream` (the decoders and their errors).
  *
  * @since 0.1.0
  */
+export * from "@friendli-stream/client"
+/** @since 0.1.0 */
 export * from "@friendli-stream/stream"
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `@friendli-stream/deno`: the Friendli client on Deno. Runtime glue only: the `HttpClient` layer (Effect's
  * `FetchHttpClient` on Deno's `fetch`, or on the `fetch` you pass), `createClient` for Promises and `layer` for
- * Effect. Everything else is `@friendli-stream/stream`, re-exported.
+ * Effect. Everything else is `@friendli-stream/client` and `@friendli-stream/stream`, re-exported.
  *
  * @example
  * import { createClient } from "npm:@friendli-stream/deno"
@@ -13,15 +13,18 @@
  * @since 0.1.0
  */
 
-import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/stream"
+import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/client"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
 
 /**
- * Everything of `@friendli-stream/stream`: the client's types, its errors, the decoders and `FriendliClient`.
+ * Everything of `@friendli-stream/client` (`FriendliClient`, the Promise client, its options and errors) and of
+ * `@friendli-stream/stream` (the decoders and their errors).
  *
  * @since 0.1.0
  */
+export * from "@friendli-stream/client"
+/** @since 0.1.0 */
 export * from "@friendli-stream/stream"
 
 /**

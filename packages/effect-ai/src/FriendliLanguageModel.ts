@@ -1,13 +1,13 @@
 /**
  * `effect/ai`'s `LanguageModel` on the Friendli client: `LanguageModel.generateText`, `streamText`,
  * `generateObject`, `Chat` and `Toolkit` handlers work against FriendliAI (serverless, dedicated, container) and
- * OpenAI-compatible servers, through `@friendli-stream/stream`'s decoder, typed errors, retries and timeouts.
+ * OpenAI-compatible servers, through `@friendli-stream/client` (retries, timeouts, typed errors) and `@friendli-stream/stream`'s decoder.
  *
  * @example
  * import { Effect, Layer } from "effect"
  * import { LanguageModel } from "effect/ai"
  * import { FetchHttpClient } from "effect/http"
- * import { FriendliClient } from "@friendli-stream/stream"
+ * import { FriendliClient } from "@friendli-stream/client"
  * import { FriendliLanguageModel } from "@friendli-stream/effect-ai"
  *
  * const Friendli = FriendliLanguageModel.layer({ model: "meta-llama-3.1-8b-instruct" }).pipe(
@@ -18,7 +18,7 @@
  *
  * @since 0.2.0
  */
-import { FriendliClient } from "@friendli-stream/stream"
+import { FriendliClient } from "@friendli-stream/client"
 import type * as AiError from "effect/ai/AiError"
 import * as LanguageModel from "effect/ai/LanguageModel"
 import * as Model from "effect/ai/Model"

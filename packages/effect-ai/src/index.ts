@@ -1,6 +1,6 @@
 /**
  * `@friendli-stream/effect-ai`: `effect/ai`'s `LanguageModel` for FriendliAI and OpenAI-compatible servers, on
- * `@friendli-stream/stream`'s client.
+ * `@friendli-stream/client`.
  *
  * @since 0.2.0
  */

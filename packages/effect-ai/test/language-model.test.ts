@@ -1,6 +1,7 @@
 // effect/ai's LanguageModel, Chat and Toolkit on FriendliLanguageModel, against the mock over HTTP.
 import assert from "node:assert/strict"
-import { RateLimitError, StreamTruncated } from "@friendli-stream/stream"
+import { RateLimitError } from "@friendli-stream/client"
+import { StreamTruncated } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { jsonSent } from "@friendli-stream/testing"
 import * as AiError from "effect/ai/AiError"

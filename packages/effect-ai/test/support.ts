@@ -1,5 +1,5 @@
 // The mock Friendli endpoint on a real socket, and the LanguageModel layer pointed at it.
-import { FriendliClient } from "@friendli-stream/stream"
+import { FriendliClient } from "@friendli-stream/client"
 import { createMockFriendli, jsonSent, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
 import type * as LanguageModel from "effect/ai/LanguageModel"

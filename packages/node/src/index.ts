@@ -14,10 +14,12 @@ import {
   makePromiseClient,
   type PromiseClient,
   type StreamHandle,
-} from "@friendli-stream/stream"
+} from "@friendli-stream/client"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 
+/** @since 0.1.0 */
+export * from "@friendli-stream/client"
 /** @since 0.1.0 */
 export * from "@friendli-stream/stream"
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict"
-import { CompletionStream, FriendliClient, makePromiseClient } from "@friendli-stream/stream"
+import { FriendliClient, makePromiseClient } from "@friendli-stream/client"
+import { CompletionStream } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { createMockFriendli } from "@friendli-stream/testing"
 import { serveNode } from "@friendli-stream/testing/node"

@@ -2,7 +2,7 @@
 // through the other. Each handler has its own store and its own connections (two `NodeRedis` layers).
 import assert from "node:assert/strict"
 import * as NodeRedis from "@effect/platform-node/NodeRedis"
-import { FriendliClient } from "@friendli-stream/stream"
+import { FriendliClient } from "@friendli-stream/client"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { redisSkip, type StartedRedis, startRedis } from "@friendli-stream/test-harness/redis"
 import { createMockFriendli, type MockFriendli } from "@friendli-stream/testing"

@@ -1,6 +1,6 @@
 // The handler under test on a real socket, producing from the mock Friendli endpoint (on a socket too) through the
 // Effect client; readers read it with fetch and the harness's SSE parser.
-import { FriendliClient } from "@friendli-stream/stream"
+import { FriendliClient } from "@friendli-stream/client"
 import { parseSse, readBody, type SseEvent } from "@friendli-stream/test-harness/fixtures"
 import { createMockFriendli, jsonSent, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"

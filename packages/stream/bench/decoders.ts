@@ -222,7 +222,7 @@ const oursDecode: Decode = (body) => count(bytesOf(body).pipe(CompletionStream.d
  * `HttpClientResponse.toWeb` by the batching body reader. The client is built once, as a program would.
  */
 const fake = fakeFetch()
-const client = benchClient(fake.fetch, "http://bench.invalid")
+const client = await benchClient(fake.fetch, "http://bench.invalid")
 const oursClient: Decode = (body) => {
   fake.answerWith(body)
   return count(client.completions.stream(request))

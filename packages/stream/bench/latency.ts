@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { createParser } from "eventsource-parser"
 import { Stream as OpenAIStream } from "openai/streaming"
-import { CompletionStream, decodeCompletionStream, type FriendliClient } from "../src/index.ts"
+import { CompletionStream, decodeCompletionStream } from "../src/index.ts"
 import { benchClient, request } from "./client.ts"
 
 const i = process.argv.indexOf("--events")
@@ -52,7 +52,7 @@ const url = `${base}/v1/completions`
 const body = async (at: string): Promise<ReadableStream<Uint8Array>> =>
   (await fetch(at, { method: "POST", body: "{}" })).body as ReadableStream<Uint8Array>
 
-const client = benchClient(globalThis.fetch as FriendliClient.FetchFunction, base)
+const client = await benchClient(globalThis.fetch, base)
 
 const BARE = "bare loop (no validation)"
 const runs: ReadonlyArray<readonly [string, Run, target?: boolean]> = [

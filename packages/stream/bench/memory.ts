@@ -89,7 +89,7 @@ const runForEachCount = <E>(stream: Stream.Stream<unknown, E>): Promise<number> 
   )
 
 const fake = fakeFetch()
-const client = benchClient(fake.fetch, "http://bench.invalid")
+const client = await benchClient(fake.fetch, "http://bench.invalid")
 
 console.log(
   `\nMemory (Node ${process.versions.node}; a ${MIB} MiB body of logprobs chunks in 16 KiB reads, decoded to the end; ` +

@@ -6,13 +6,10 @@
  */
 import type { ChatCompletionChunk, CompatibleChatCompletionChunk } from "./ChatCompletionStream.ts"
 import type { CompatibleCompletionChunk, CompletionChunk } from "./CompletionStream.ts"
-import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
-import { iterateBody } from "./internal/iterate.ts"
-import { messages, responses, transcription } from "./internal/protocolFronts.ts"
-import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
+import { type Facade, facadeOf } from "./internal/decodeApi.ts"
+import * as Apis from "./internal/streamApis.ts"
 import type { CompatibleMessagesStreamEvent, MessagesStreamEvent } from "./MessagesStream.ts"
 import type { CompatibleResponsesStreamEvent, ResponsesStreamEvent } from "./ResponsesStream.ts"
-import type { ByteStreamLike } from "./Sse.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
 import type { CompatibleTranscriptionStreamEvent, TranscriptionStreamEvent } from "./TranscriptionStream.ts"
 
@@ -29,62 +26,25 @@ import type { CompatibleTranscriptionStreamEvent, TranscriptionStreamEvent } fro
  *
  * @since 0.1.0
  */
-export function decodeCompletionStream(body: ByteStreamLike, options?: StrictOptions): AsyncIterable<CompletionChunk>
-/** With `validation: "compatible"`: lenient OpenAI-compatible chunks. @since 0.1.0 */
-export function decodeCompletionStream(
-  body: ByteStreamLike,
-  options: CompatibleOptions,
-): AsyncIterable<CompatibleCompletionChunk>
-/** With the validation chosen at run time: either kind of chunk. @since 0.1.0 */
-export function decodeCompletionStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<CompletionChunk | CompatibleCompletionChunk>
-export function decodeCompletionStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<CompletionChunk | CompatibleCompletionChunk> {
-  return iterateBody(body, completionCodec(options), options)
-}
+export const decodeCompletionStream: Facade<CompletionChunk, CompatibleCompletionChunk> = facadeOf(Apis.completions)
 
 /**
  * Decodes a `/v1/chat/completions` response body into typed chunks.
  *
  * @since 0.1.0
  */
-export function decodeChatCompletionStream(
-  body: ByteStreamLike,
-  options?: StrictOptions,
-): AsyncIterable<ChatCompletionChunk>
-/** With `validation: "compatible"`: lenient OpenAI-compatible chunks. @since 0.1.0 */
-export function decodeChatCompletionStream(
-  body: ByteStreamLike,
-  options: CompatibleOptions,
-): AsyncIterable<CompatibleChatCompletionChunk>
-/** With the validation chosen at run time: either kind of chunk. @since 0.1.0 */
-export function decodeChatCompletionStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<ChatCompletionChunk | CompatibleChatCompletionChunk>
-export function decodeChatCompletionStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<ChatCompletionChunk | CompatibleChatCompletionChunk> {
-  return iterateBody(body, chatCodec(options), options)
-}
+export const decodeChatCompletionStream: Facade<ChatCompletionChunk, CompatibleChatCompletionChunk> = facadeOf(
+  Apis.chat,
+)
 
 /**
  * Decodes a `/tools/v1/chat/completions` response body into chat chunks and tool statuses.
  *
  * @since 0.1.0
  */
-export const decodeToolAssistedChatStream = (
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<ToolAssistedChatEvent> => {
-  const codec = toolAssistedCodec(options)
-  return iterateBody(body, codec, options)
-}
+export const decodeToolAssistedChatStream: Facade<ToolAssistedChatEvent, ToolAssistedChatEvent> = facadeOf(
+  Apis.toolAssistedChat,
+)
 
 /**
  * Decodes a `/v1/responses` response body (`stream: true`) into typed events, a discriminated union on `type`. The
@@ -101,26 +61,9 @@ export const decodeToolAssistedChatStream = (
  *
  * @since 0.2.0
  */
-export function decodeResponsesStream(
-  body: ByteStreamLike,
-  options?: StrictOptions,
-): AsyncIterable<ResponsesStreamEvent>
-/** With `validation: "compatible"`: any Responses server's events, unknown types included. @since 0.2.0 */
-export function decodeResponsesStream(
-  body: ByteStreamLike,
-  options: CompatibleOptions,
-): AsyncIterable<CompatibleResponsesStreamEvent>
-/** With the validation chosen at run time: either kind of event. @since 0.2.0 */
-export function decodeResponsesStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<ResponsesStreamEvent | CompatibleResponsesStreamEvent>
-export function decodeResponsesStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<ResponsesStreamEvent | CompatibleResponsesStreamEvent> {
-  return iterateBody(body, responses.choose(options), options, responses.end) as never
-}
+export const decodeResponsesStream: Facade<ResponsesStreamEvent, CompatibleResponsesStreamEvent> = facadeOf(
+  Apis.responses,
+)
 
 /**
  * Decodes a `/v1/messages` response body (`stream: true`) into typed events, a discriminated union on `type`. The
@@ -136,23 +79,7 @@ export function decodeResponsesStream(
  *
  * @since 0.2.0
  */
-export function decodeMessagesStream(body: ByteStreamLike, options?: StrictOptions): AsyncIterable<MessagesStreamEvent>
-/** With `validation: "compatible"`: any Messages server's events, unknown types included. @since 0.2.0 */
-export function decodeMessagesStream(
-  body: ByteStreamLike,
-  options: CompatibleOptions,
-): AsyncIterable<CompatibleMessagesStreamEvent>
-/** With the validation chosen at run time: either kind of event. @since 0.2.0 */
-export function decodeMessagesStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<MessagesStreamEvent | CompatibleMessagesStreamEvent>
-export function decodeMessagesStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<MessagesStreamEvent | CompatibleMessagesStreamEvent> {
-  return iterateBody(body, messages.choose(options), options, messages.end) as never
-}
+export const decodeMessagesStream: Facade<MessagesStreamEvent, CompatibleMessagesStreamEvent> = facadeOf(Apis.messages)
 
 /**
  * Decodes a `/v1/audio/transcriptions` response body (`stream: true`) into typed events: `transcript.text.delta`,
@@ -160,23 +87,6 @@ export function decodeMessagesStream(
  *
  * @since 0.2.0
  */
-export function decodeTranscriptionStream(
-  body: ByteStreamLike,
-  options?: StrictOptions,
-): AsyncIterable<TranscriptionStreamEvent>
-/** With `validation: "compatible"`: any transcription server's events, unknown types included. @since 0.2.0 */
-export function decodeTranscriptionStream(
-  body: ByteStreamLike,
-  options: CompatibleOptions,
-): AsyncIterable<CompatibleTranscriptionStreamEvent>
-/** With the validation chosen at run time: either kind of event. @since 0.2.0 */
-export function decodeTranscriptionStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent>
-export function decodeTranscriptionStream(
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): AsyncIterable<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent> {
-  return iterateBody(body, transcription.choose(options), options, transcription.end) as never
-}
+export const decodeTranscriptionStream: Facade<TranscriptionStreamEvent, CompatibleTranscriptionStreamEvent> = facadeOf(
+  Apis.transcriptions,
+)

@@ -6,12 +6,9 @@
 import type * as Core from "@friendli-stream/core"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
-import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import * as Acc from "./internal/accumulate.ts"
-import { bodyStream, dualDecode } from "./internal/fronts.ts"
-import { chatCodec } from "./internal/schemas.ts"
-import type { ByteStreamLike } from "./Sse.ts"
-import type { DecodeError } from "./StreamError.ts"
+import { type Decode, decodeOf, type FromReadableStream, fromReadableStreamOf } from "./internal/decodeApi.ts"
+import * as Apis from "./internal/streamApis.ts"
 
 /**
  * A chunk decoded with `validation: "strict"` (the generated Friendli schema).
@@ -39,31 +36,7 @@ export type ChatCompletion = Acc.ChatCompletion
  *
  * @since 0.1.0
  */
-export const decode: {
-  (
-    options?: StrictOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<ChatCompletionChunk, E | DecodeError, R>
-  (
-    options: CompatibleOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<CompatibleChatCompletionChunk, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options?: StrictOptions,
-  ): Stream.Stream<ChatCompletionChunk, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: CompatibleOptions,
-  ): Stream.Stream<CompatibleChatCompletionChunk, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: DecodeOptions,
-  ): Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, E | DecodeError, R>
-  (
-    options: DecodeOptions,
-  ): <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-  ) => Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, E | DecodeError, R>
-} = dualDecode(chatCodec) as never
+export const decode: Decode<ChatCompletionChunk, CompatibleChatCompletionChunk> = decodeOf(Apis.chat)
 
 /**
  * Decodes a `ReadableStream` body (e.g. `Response.body`) into typed chunks; the fastest way in, since reads that
@@ -71,14 +44,8 @@ export const decode: {
  *
  * @since 0.1.0
  */
-export const fromReadableStream: {
-  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<ChatCompletionChunk, DecodeError>
-  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleChatCompletionChunk, DecodeError>
-  (
-    body: ByteStreamLike,
-    options: DecodeOptions,
-  ): Stream.Stream<ChatCompletionChunk | CompatibleChatCompletionChunk, DecodeError>
-} = ((body: ByteStreamLike, options?: DecodeOptions) => bodyStream(body, chatCodec, options)) as never
+export const fromReadableStream: FromReadableStream<ChatCompletionChunk, CompatibleChatCompletionChunk> =
+  fromReadableStreamOf(Apis.chat)
 
 /**
  * Folds a stream of chunks into the final chat completion, per choice `index`: content and refusal concatenated,

@@ -8,14 +8,12 @@
  */
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
-import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import { runAccumulateChecked } from "./internal/accumulate.ts"
 import * as Acc from "./internal/accumulateMessages.ts"
-import { bodyStream, dualDecode } from "./internal/fronts.ts"
-import { messages } from "./internal/protocolFronts.ts"
+import { type Decode, decodeOf, type FromReadableStream, fromReadableStreamOf } from "./internal/decodeApi.ts"
 import type { CompatibleMessagesEvent, StrictMessagesEvent } from "./internal/protocols/messages.ts"
-import type { ByteStreamLike } from "./Sse.ts"
-import type { DecodeError, ToolInputError } from "./StreamError.ts"
+import * as Apis from "./internal/streamApis.ts"
+import type { ToolInputError } from "./StreamError.ts"
 import type { UnknownStreamEvent } from "./UnknownStreamEvent.ts"
 
 /**
@@ -52,31 +50,7 @@ export type MessageContentBlock = Acc.MessageContentBlock
  *
  * @since 0.2.0
  */
-export const decode: {
-  (
-    options?: StrictOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<MessagesStreamEvent, E | DecodeError, R>
-  (
-    options: CompatibleOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<CompatibleMessagesStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options?: StrictOptions,
-  ): Stream.Stream<MessagesStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: CompatibleOptions,
-  ): Stream.Stream<CompatibleMessagesStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: DecodeOptions,
-  ): Stream.Stream<MessagesStreamEvent | CompatibleMessagesStreamEvent, E | DecodeError, R>
-  (
-    options: DecodeOptions,
-  ): <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-  ) => Stream.Stream<MessagesStreamEvent | CompatibleMessagesStreamEvent, E | DecodeError, R>
-} = dualDecode(messages.choose, messages.end) as never
+export const decode: Decode<MessagesStreamEvent, CompatibleMessagesStreamEvent> = decodeOf(Apis.messages)
 
 /**
  * Decodes a `ReadableStream` body (e.g. `Response.body`) into typed events. Ending or interrupting the stream
@@ -84,15 +58,8 @@ export const decode: {
  *
  * @since 0.2.0
  */
-export const fromReadableStream: {
-  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<MessagesStreamEvent, DecodeError>
-  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleMessagesStreamEvent, DecodeError>
-  (
-    body: ByteStreamLike,
-    options: DecodeOptions,
-  ): Stream.Stream<MessagesStreamEvent | CompatibleMessagesStreamEvent, DecodeError>
-} = ((body: ByteStreamLike, options?: DecodeOptions) =>
-  bodyStream(body, messages.choose, options, messages.end)) as never
+export const fromReadableStream: FromReadableStream<MessagesStreamEvent, CompatibleMessagesStreamEvent> =
+  fromReadableStreamOf(Apis.messages)
 
 /**
  * Folds a stream of events into the final message: content blocks by `index` (text concatenated, thinking

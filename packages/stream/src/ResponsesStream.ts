@@ -8,14 +8,12 @@
 import type * as Core from "@friendli-stream/core"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
-import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import { runAccumulateChecked } from "./internal/accumulate.ts"
 import * as Acc from "./internal/accumulateResponses.ts"
-import { bodyStream, dualDecode } from "./internal/fronts.ts"
-import { responses } from "./internal/protocolFronts.ts"
+import { type Decode, decodeOf, type FromReadableStream, fromReadableStreamOf } from "./internal/decodeApi.ts"
 import type { CompatibleResponsesEvent } from "./internal/protocols/responses.ts"
-import type { ByteStreamLike } from "./Sse.ts"
-import type { DecodeError, ToolInputError } from "./StreamError.ts"
+import * as Apis from "./internal/streamApis.ts"
+import type { ToolInputError } from "./StreamError.ts"
 import type { UnknownStreamEvent } from "./UnknownStreamEvent.ts"
 
 /**
@@ -52,31 +50,7 @@ export type ResponseOutputItem = Acc.ResponseOutputItem
  *
  * @since 0.2.0
  */
-export const decode: {
-  (
-    options?: StrictOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<ResponsesStreamEvent, E | DecodeError, R>
-  (
-    options: CompatibleOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<CompatibleResponsesStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options?: StrictOptions,
-  ): Stream.Stream<ResponsesStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: CompatibleOptions,
-  ): Stream.Stream<CompatibleResponsesStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: DecodeOptions,
-  ): Stream.Stream<ResponsesStreamEvent | CompatibleResponsesStreamEvent, E | DecodeError, R>
-  (
-    options: DecodeOptions,
-  ): <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-  ) => Stream.Stream<ResponsesStreamEvent | CompatibleResponsesStreamEvent, E | DecodeError, R>
-} = dualDecode(responses.choose, responses.end) as never
+export const decode: Decode<ResponsesStreamEvent, CompatibleResponsesStreamEvent> = decodeOf(Apis.responses)
 
 /**
  * Decodes a `ReadableStream` body (e.g. `Response.body`) into typed events. Ending or interrupting the stream
@@ -84,15 +58,8 @@ export const decode: {
  *
  * @since 0.2.0
  */
-export const fromReadableStream: {
-  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<ResponsesStreamEvent, DecodeError>
-  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleResponsesStreamEvent, DecodeError>
-  (
-    body: ByteStreamLike,
-    options: DecodeOptions,
-  ): Stream.Stream<ResponsesStreamEvent | CompatibleResponsesStreamEvent, DecodeError>
-} = ((body: ByteStreamLike, options?: DecodeOptions) =>
-  bodyStream(body, responses.choose, options, responses.end)) as never
+export const fromReadableStream: FromReadableStream<ResponsesStreamEvent, CompatibleResponsesStreamEvent> =
+  fromReadableStreamOf(Apis.responses)
 
 /**
  * Folds a stream of events into the final response: output items by `output_index`, text and reasoning deltas

@@ -5,12 +5,9 @@
  * @since 0.1.0
  */
 import type * as Core from "@friendli-stream/core"
-import type * as Stream from "effect/Stream"
-import type { DecodeOptions } from "./DecodeOptions.ts"
-import { bodyStream, dualDecode } from "./internal/fronts.ts"
-import * as Internal from "./internal/schemas.ts"
-import type { ByteStreamLike } from "./Sse.ts"
-import type { DecodeError } from "./StreamError.ts"
+import type * as Internal from "./internal/codecs.ts"
+import { type Decode, decodeOf, type FromReadableStream, fromReadableStreamOf } from "./internal/decodeApi.ts"
+import * as Apis from "./internal/streamApis.ts"
 
 /**
  * The data of an `event: tool_status` event: a built-in tool started, progressed, ended or failed.
@@ -31,22 +28,12 @@ export type ToolAssistedChatEvent = Internal.ToolAssistedChatEvent
  *
  * @since 0.1.0
  */
-export const decode: {
-  (
-    options?: DecodeOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<ToolAssistedChatEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options?: DecodeOptions,
-  ): Stream.Stream<ToolAssistedChatEvent, E | DecodeError, R>
-} = dualDecode(Internal.toolAssistedCodec) as never
+export const decode: Decode<ToolAssistedChatEvent, ToolAssistedChatEvent> = decodeOf(Apis.toolAssistedChat)
 
 /**
  * Decodes a `ReadableStream` body into chunks and tool statuses; ending or interrupting the stream cancels the body.
  *
  * @since 0.1.0
  */
-export const fromReadableStream = (
-  body: ByteStreamLike,
-  options?: DecodeOptions,
-): Stream.Stream<ToolAssistedChatEvent, DecodeError> => bodyStream(body, Internal.toolAssistedCodec, options)
+export const fromReadableStream: FromReadableStream<ToolAssistedChatEvent, ToolAssistedChatEvent> =
+  fromReadableStreamOf(Apis.toolAssistedChat)

@@ -8,14 +8,11 @@
 import type * as Core from "@friendli-stream/core"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
-import type { CompatibleOptions, DecodeOptions, StrictOptions } from "./DecodeOptions.ts"
 import { runAccumulate } from "./internal/accumulate.ts"
 import * as Acc from "./internal/accumulateTranscription.ts"
-import { bodyStream, dualDecode } from "./internal/fronts.ts"
-import { transcription } from "./internal/protocolFronts.ts"
+import { type Decode, decodeOf, type FromReadableStream, fromReadableStreamOf } from "./internal/decodeApi.ts"
 import type { CompatibleTranscriptionEvent } from "./internal/protocols/transcription.ts"
-import type { ByteStreamLike } from "./Sse.ts"
-import type { DecodeError } from "./StreamError.ts"
+import * as Apis from "./internal/streamApis.ts"
 import type { UnknownStreamEvent } from "./UnknownStreamEvent.ts"
 
 /**
@@ -45,33 +42,9 @@ export type Transcript = Acc.TranscriptResult
  *
  * @since 0.2.0
  */
-export const decode: {
-  (
-    options?: StrictOptions,
-  ): <E, R>(self: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<TranscriptionStreamEvent, E | DecodeError, R>
-  (
-    options: CompatibleOptions,
-  ): <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-  ) => Stream.Stream<CompatibleTranscriptionStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options?: StrictOptions,
-  ): Stream.Stream<TranscriptionStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: CompatibleOptions,
-  ): Stream.Stream<CompatibleTranscriptionStreamEvent, E | DecodeError, R>
-  <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-    options: DecodeOptions,
-  ): Stream.Stream<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent, E | DecodeError, R>
-  (
-    options: DecodeOptions,
-  ): <E, R>(
-    self: Stream.Stream<Uint8Array, E, R>,
-  ) => Stream.Stream<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent, E | DecodeError, R>
-} = dualDecode(transcription.choose, transcription.end) as never
+export const decode: Decode<TranscriptionStreamEvent, CompatibleTranscriptionStreamEvent> = decodeOf(
+  Apis.transcriptions,
+)
 
 /**
  * Decodes a `ReadableStream` body (e.g. `Response.body`) into typed events. Ending or interrupting the stream
@@ -79,15 +52,8 @@ export const decode: {
  *
  * @since 0.2.0
  */
-export const fromReadableStream: {
-  (body: ByteStreamLike, options?: StrictOptions): Stream.Stream<TranscriptionStreamEvent, DecodeError>
-  (body: ByteStreamLike, options: CompatibleOptions): Stream.Stream<CompatibleTranscriptionStreamEvent, DecodeError>
-  (
-    body: ByteStreamLike,
-    options: DecodeOptions,
-  ): Stream.Stream<TranscriptionStreamEvent | CompatibleTranscriptionStreamEvent, DecodeError>
-} = ((body: ByteStreamLike, options?: DecodeOptions) =>
-  bodyStream(body, transcription.choose, options, transcription.end)) as never
+export const fromReadableStream: FromReadableStream<TranscriptionStreamEvent, CompatibleTranscriptionStreamEvent> =
+  fromReadableStreamOf(Apis.transcriptions)
 
 /**
  * Folds a stream of events into the transcript: the deltas concatenated, then `transcript.text.done`'s whole text

@@ -9,29 +9,17 @@ export * from "./AsyncIterables.ts"
 /** @since 0.1.0 */
 export * as ChatCompletionStream from "./ChatCompletionStream.ts"
 /** @since 0.1.0 */
-export * from "./ClientError.ts"
-/** @since 0.1.0 */
-export * from "./ClientOptions.ts"
-/** @since 0.1.0 */
 export * as CompletionStream from "./CompletionStream.ts"
 /** @since 0.1.0 */
 export * from "./DecodeOptions.ts"
-/** @since 0.1.0 */
-export * as FetchAdapter from "./FetchAdapter.ts"
-/** @since 0.1.0 */
-export * as FriendliClient from "./FriendliClient.ts"
 /** @since 0.1.0 */
 export * as JsonEvents from "./JsonEvents.ts"
 /** @since 0.1.0 */
 export { decodeJsonEvents } from "./JsonEvents.ts"
 /** @since 0.2.0 */
 export * as MessagesStream from "./MessagesStream.ts"
-/** @since 0.1.0 */
-export * from "./PromiseClient.ts"
 /** @since 0.2.0 */
 export * as ResponsesStream from "./ResponsesStream.ts"
-/** @since 0.2.0 */
-export * from "./Retryable.ts"
 /** @since 0.1.0 */
 export * as Sse from "./Sse.ts"
 /** @since 0.1.0 */

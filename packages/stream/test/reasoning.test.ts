@@ -5,8 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
-import { ChatCompletionStream, makePromiseClient, StreamMetrics, ToolAssistedChatStream } from "../src/index.ts"
-import { BASE, fakeServer, sse } from "./client-support.ts"
+import { ChatCompletionStream, StreamMetrics, ToolAssistedChatStream } from "../src/index.ts"
 import { chatChunk, pieceStream, reads, runAll, sseBody } from "./support.ts"
 
 /** A Friendli reasoning model's stream: reasoning deltas, then the answer, then a tool call. */
@@ -44,16 +43,6 @@ describe("reasoning", () => {
     )
     const completion = await Effect.runPromise(ChatCompletionStream.accumulate(Stream.fromIterable(decoded.items)))
     assert.equal(completion.choices[0]?.message.reasoning_content, null)
-  })
-
-  it("gives message.reasoning_content through the Promise client's finalCompletion()", async () => {
-    const server = fakeServer(sse(reasoningStream))
-    const client = makePromiseClient(server.layer, { token: "t", baseURL: BASE })
-    const request = { model: "m", messages: [{ role: "user" as const, content: "Weather?" }] }
-    const completion = await client.chat.stream(request).finalCompletion()
-    assert.equal(completion.choices[0]?.message.reasoning_content, "The user wants the weather.")
-    assert.equal(completion.choices[0]?.message.content, "Let me check.")
-    await client.close()
   })
 
   it("counts reasoning tokens apart from answer tokens, with the time to the first of each", async () => {

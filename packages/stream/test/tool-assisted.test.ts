@@ -7,10 +7,8 @@ import {
   type DecodeOptions,
   decodeJsonEvents,
   decodeToolAssistedChatStream,
-  makePromiseClient,
   ToolAssistedChatStream,
 } from "../src/index.ts"
-import { BASE, fakeServer } from "./client-support.ts"
 import { chatChunk, pieceStream, reads, runAll, sseBody, testBody } from "./support.ts"
 
 /** A tool status as Friendli sends it (the spec's example, with the fields of a failure). */
@@ -60,22 +58,6 @@ describe("tool-assisted chat", () => {
       const body = await runAll(ToolAssistedChatStream.fromReadableStream(testBody(reads(failingToolBody())).body))
       assert.deepEqual(body.items, effect.items)
     }
-  })
-
-  it("gives the answer after a failed tool through the Promise client's finalCompletion()", async () => {
-    const server = fakeServer(
-      () => new Response(failingToolBody(), { status: 200, headers: { "content-type": "text/event-stream" } }),
-    )
-    const client = makePromiseClient(server.layer, { token: "t", baseURL: BASE })
-    const request = {
-      model: "meta-llama-3.1-8b-instruct",
-      messages: [{ role: "user" as const, content: "How many km is 150 miles?" }],
-      tools: [{ type: "math:calculator" as const }],
-    }
-    const completion = await client.toolAssistedChat.stream(request).finalCompletion()
-    assert.equal(completion.choices[0]?.message.content, "The tool failed, but 150 miles is about 241 km.")
-    assert.equal(completion.choices[0]?.finish_reason, "stop")
-    await client.close()
   })
 
   it("still fails with ApiError on an event named error, or on an unnamed event with an error member", async () => {

@@ -1,5 +1,5 @@
 /** What the suite's tests share: the adapter under test, the running mock, clients on it, and small helpers. */
-import type { ClientConfigError, ClientOptions, FriendliClient, PromiseClient } from "@friendli-stream/stream"
+import type { ClientConfigError, ClientOptions, FriendliClient, PromiseClient } from "@friendli-stream/client"
 import type * as Layer from "effect/Layer"
 import { type RequestRecord, type ServedMock, type SuiteMock, TOKEN } from "./mock.ts"
 

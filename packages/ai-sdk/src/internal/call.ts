@@ -1,5 +1,5 @@
 /**
- * One request through `@friendli-stream/stream`'s client: options resolved when the call is made (so that a
+ * One request through `@friendli-stream/client`: options resolved when the call is made (so that a
  * missing token fails the call, not the import), the client's own retries off (the AI SDK's `maxRetries` is the
  * only retry loop), the response headers captured, and the stream opened up to its first item, so that an HTTP
  * error or an error before the first chunk is thrown by `doStream` itself, where the AI SDK retries it.
@@ -11,7 +11,7 @@ import {
   FriendliClient,
   type ResolvedClientOptions,
   resolveClientOptions,
-} from "@friendli-stream/stream"
+} from "@friendli-stream/client"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"

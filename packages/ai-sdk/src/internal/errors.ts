@@ -4,7 +4,8 @@
  * other failure (a cut stream, a chunk that does not decode, a timeout) stays the typed error it is.
  */
 import { APICallError } from "@ai-sdk/provider"
-import { ApiError, ConnectionError, isRetryable, isStatusError } from "@friendli-stream/stream"
+import { ConnectionError, isRetryable, isStatusError } from "@friendli-stream/client"
+import { ApiError } from "@friendli-stream/stream"
 
 /** Where the failed request went. */
 export interface CallSite {

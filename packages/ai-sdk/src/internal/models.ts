@@ -3,8 +3,9 @@
  * `fetch`, token and headers. A dedicated or container provider fails with the client's `InvalidRequestError`
  * (nothing is sent); an HTTP error is an `APICallError`; a body that is not a model list is `InvalidResponseError`.
  */
+
+import type { ResolvedClientOptions } from "@friendli-stream/client"
 import type { ServerlessModelListSuccess } from "@friendli-stream/core"
-import type { ResolvedClientOptions } from "@friendli-stream/stream"
 import type * as HttpClient from "effect/http/HttpClient"
 import { runCreate } from "./call.ts"
 

@@ -11,7 +11,7 @@ import type {
   TranscriptionModelV4CallOptions,
   TranscriptionModelV4Result,
 } from "@ai-sdk/provider"
-import type { FriendliClient } from "@friendli-stream/stream"
+import type { FriendliClient } from "@friendli-stream/client"
 import type * as HttpClient from "effect/http/HttpClient"
 import { type CallSettings, resolveForCall, runCreate } from "./call.ts"
 import { readTranscriptionOptions } from "./transcriptionOptions.ts"

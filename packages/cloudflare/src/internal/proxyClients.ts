@@ -8,8 +8,9 @@
  *
  * `FRIENDLI_MODEL` is not part of the key: it only rewrites the request body, the client is the same.
  */
+
+import { FetchAdapter, type PromiseClient } from "@friendli-stream/client"
 import type { DeploymentKind } from "@friendli-stream/core"
-import { FetchAdapter, type PromiseClient } from "@friendli-stream/stream"
 
 /** The bindings that make a client. */
 export interface ClientBindings {

@@ -4,7 +4,6 @@
  * message in the reason's `metadata.friendli`.
  */
 import {
-  ApiError,
   ConnectionError,
   type FriendliClient,
   InvalidRequestError as InvalidClientRequest,
@@ -12,7 +11,8 @@ import {
   isRetryable,
   isStatusError,
   TimeoutError,
-} from "@friendli-stream/stream"
+} from "@friendli-stream/client"
+import { ApiError } from "@friendli-stream/stream"
 import * as AiError from "effect/ai/AiError"
 import * as Duration from "effect/Duration"
 

@@ -2,7 +2,7 @@
 
 import type { ByteStream } from "./byteStream.ts"
 import type { Codec } from "./codec.ts"
-import { jsonDecoder, type MakeEnd } from "./fronts.ts"
+import { jsonDecoder, type MakeEnd } from "./jsonDecode.ts"
 import type { DecodeOptions } from "./options.ts"
 import { resolveOptions } from "./options.ts"
 import { type BatchWaiter, BodyPuller } from "./pull.ts"

@@ -11,8 +11,8 @@
 import { ChunkDecodeError } from "../StreamError.ts"
 import { toApiError } from "./apiError.ts"
 import { type Codec, cutText } from "./codec.ts"
-import { isRecord } from "./compatDelta.ts"
 import type { EndTracker } from "./json.ts"
+import { isRecord } from "./record.ts"
 
 /** An event of a type the protocol does not know, delivered as it came in compatible mode. */
 export interface UnknownStreamEvent {
@@ -54,8 +54,8 @@ const mismatch = (index: number, type: string, id: string | undefined, data: str
   })
 
 /** The codec of a protocol in one validation mode: dispatch on the data's `type`. */
-const dispatch = <A extends { readonly type: string }, U>(
-  protocol: Protocol<{ readonly type: string }, { readonly type: string }>,
+const dispatch = <S extends { readonly type: string }, C extends { readonly type: string }, A extends S | C, U>(
+  protocol: Protocol<S, C>,
   table: Readonly<Record<string, Codec<A>>>,
   unknown: ((type: string, data: { readonly [key: string]: unknown }) => U) | undefined,
 ): Codec<A | U> => ({
@@ -89,17 +89,17 @@ const unknownEvent = (eventType: string, data: { readonly [key: string]: unknown
   data,
 })
 
-/** The codec that `validation` chooses for a protocol. */
-export const protocolCodec =
-  <S extends { readonly type: string }, C extends { readonly type: string }>(protocol: Protocol<S, C>) =>
-  (options: { readonly validation?: string | undefined } | undefined): Codec<S | C | UnknownStreamEvent> =>
-    options?.validation === "compatible"
-      ? dispatch(protocol as never, protocol.compatible, unknownEvent)
-      : (dispatch(protocol as never, protocol.strict, undefined) as Codec<S>)
+/** The codecs of a protocol: strict (unknown types fail), and compatible (unknown types delivered as they came). */
+export const protocolCodecs = <S extends { readonly type: string }, C extends { readonly type: string }>(
+  protocol: Protocol<S, C>,
+): { readonly strict: Codec<S>; readonly compatible: Codec<C | UnknownStreamEvent> } => ({
+  strict: dispatch<S, C, S, never>(protocol, protocol.strict, undefined),
+  compatible: dispatch(protocol, protocol.compatible, unknownEvent),
+})
 
 /** A fresh end tracker for one stream of a protocol. */
 export const protocolEnd =
-  (protocol: Protocol<{ readonly type: string }, { readonly type: string }>) =>
+  (protocol: Pick<Protocol<never, never>, "terminal" | "ending" | "doneAfterTerminal">) =>
   (): EndTracker<{ readonly type: string }> => {
     let terminal: string | undefined
     return {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict"
-import { FriendliClient } from "@friendli-stream/stream"
+import { FriendliClient } from "@friendli-stream/client"
 import { describe, it } from "@friendli-stream/test-harness"
 import { collect, completionRequest } from "@friendli-stream/test-harness/fixtures"
 import * as Effect from "effect/Effect"

@@ -1,15 +1,14 @@
 import assert from "node:assert/strict"
 import {
-  ApiError,
   AuthenticationError,
   ConnectionError,
   NotFoundError,
   RateLimitError,
   ServerError,
-  StreamTruncated,
   TimeoutError,
   UnprocessableEntityError,
-} from "@friendli-stream/stream"
+} from "@friendli-stream/client"
+import { ApiError, StreamTruncated } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
 import { chatRequest, collect, completionRequest } from "@friendli-stream/test-harness/fixtures"
 import { type AdapterClientOptions, apiRequests, type Context, lastApiRequest } from "../support.ts"

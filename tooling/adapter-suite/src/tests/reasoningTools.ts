@@ -1,5 +1,6 @@
 import assert from "node:assert/strict"
-import { FriendliClient, StreamMetrics } from "@friendli-stream/stream"
+import { FriendliClient } from "@friendli-stream/client"
+import { StreamMetrics } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
 import { chatRequest, collect } from "@friendli-stream/test-harness/fixtures"
 import { jsonSent } from "@friendli-stream/testing"

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict"
-import { RateLimitError, ServerError } from "@friendli-stream/stream"
+import { RateLimitError, ServerError } from "@friendli-stream/client"
 import { describe, it } from "@friendli-stream/test-harness"
 import { chatRequest, collect, completionRequest } from "@friendli-stream/test-harness/fixtures"
 import type { RequestRecord } from "../mock.ts"

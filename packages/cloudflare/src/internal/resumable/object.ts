@@ -17,7 +17,7 @@ import {
   ResumableHandler,
   ResumableStore,
 } from "@friendli-stream/resumable"
-import type { PromiseClient } from "@friendli-stream/stream"
+import type { PromiseClient } from "@friendli-stream/client"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"

@@ -7,7 +7,7 @@ import * as Core from "@friendli-stream/core"
 import * as Schema from "effect/Schema"
 import type { Codec } from "../codec.ts"
 import type { Protocol } from "../protocol.ts"
-import { AnyObject, compatibleCodec, maybe, open, strictCodec } from "./codecs.ts"
+import { AnyObject, compatibleCodec, maybe, open, strictCodec } from "./schemaCodecs.ts"
 
 /** `ping`: a keep-alive of Anthropic's protocol. */
 export const MessagesPing = open({ type: Schema.Literal("ping") })

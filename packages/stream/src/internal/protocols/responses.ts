@@ -8,7 +8,7 @@ import * as Schema from "effect/Schema"
 import { toApiError } from "../apiError.ts"
 import type { Codec } from "../codec.ts"
 import type { Protocol } from "../protocol.ts"
-import { AnyObject, compatibleCodec, maybe, open, strictCodec } from "./codecs.ts"
+import { AnyObject, compatibleCodec, maybe, open, strictCodec } from "./schemaCodecs.ts"
 
 const lifecycle = strictCodec(Core.isResponsesStreamResponseEvent, Core.ResponsesStreamResponseEvent)
 

@@ -6,7 +6,7 @@ import * as Core from "@friendli-stream/core"
 import * as Schema from "effect/Schema"
 import type { Codec } from "../codec.ts"
 import type { Protocol } from "../protocol.ts"
-import { AnyObject, compatibleCodec, maybe, open, strictCodec } from "./codecs.ts"
+import { AnyObject, compatibleCodec, maybe, open, strictCodec } from "./schemaCodecs.ts"
 
 const data = strictCodec(Core.isStreamedAudioTranscriptionData, Core.StreamedAudioTranscriptionData)
 
