@@ -12,7 +12,7 @@ import { makeHandler } from "./handler.ts"
  * @since 0.1.0
  */
 export interface AppOptions {
-  /** Default: the sample's own (8000 on Deno, 3000 on Bun); 0 picks a free port. */
+  /** Default: the sample's own (8000 on Deno, 3000 on Bun, 8080 on Node); 0 picks a free port. */
   readonly port?: number | undefined
   /** Default `127.0.0.1`. */
   readonly hostname?: string | undefined
@@ -43,12 +43,24 @@ export interface RunningApp {
 }
 
 /**
+ * A sample's server once it listens: its port, and how to stop it.
+ *
+ * @since 0.3.0
+ */
+export interface Listening {
+  /** The port it listens on. */
+  readonly port: number
+  /** Stops listening and closes its connections. */
+  stop(): Promise<void>
+}
+
+/**
  * What a runtime brings to a sample.
  *
  * @since 0.1.0
  */
 export interface SampleRuntime {
-  /** The runtime's name, in the usage text: `"Deno"`, `"Bun"`. */
+  /** The runtime's name, in the usage text: `"Deno"`, `"Bun"`, `"Node"`. */
   readonly name: string
   /** The port when the options name none. */
   readonly defaultPort: number
@@ -56,11 +68,14 @@ export interface SampleRuntime {
   readonly createClient: (options: { readonly token: string; readonly baseURL?: string }) => PromiseClient
   /** Serves the mock on a free port of 127.0.0.1 (`serveDeno`, `serveBun`). */
   readonly serveMock: (mock: MockFriendli) => Promise<{ readonly url: string; close(): Promise<void> }>
-  /** Serves `handler` on `port` (0: a free one) of `hostname`: the port it listens on, and how to stop it. */
+  /**
+   * Serves `handler` on `port` (0: a free one) of `hostname`: the port it listens on, and how to stop it (at once,
+   * or once it listens, as `node:http` does).
+   */
   readonly listen: (
     handler: (request: Request) => Promise<Response>,
     address: { readonly port: number; readonly hostname: string },
-  ) => { readonly port: number; stop(): Promise<void> }
+  ) => Listening | Promise<Listening>
 }
 
 /**
@@ -79,7 +94,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     ...(baseURL === undefined ? {} : { baseURL }),
   })
   const hostname = options.hostname ?? "127.0.0.1"
-  const server = runtime.listen(makeHandler(client, { runtime: runtime.name, defaultModel: options.model }), {
+  const server = await runtime.listen(makeHandler(client, { runtime: runtime.name, defaultModel: options.model }), {
     port: options.port ?? runtime.defaultPort,
     hostname,
   })

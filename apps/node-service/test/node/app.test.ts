@@ -1,0 +1,7 @@
+// The samples' shared suite on Node: the app on node:http, the mock that wants a token on node:http too, and
+// `pnpm --filter @friendli-stream/node-service start` as a child process.
+import { appSuite } from "@friendli-stream/sample-service/suite"
+import { serveNode } from "@friendli-stream/testing/node"
+import { startApp } from "../../main.ts"
+
+appSuite({ name: "Node", packageName: "@friendli-stream/node-service", startApp, serveMock: serveNode })
