@@ -9,6 +9,8 @@
 /** @since 0.3.0 */
 export * as EventId from "./EventId.ts"
 /** @since 0.3.0 */
+export * as MemoryStore from "./MemoryStore.ts"
+/** @since 0.3.0 */
 export * from "./ResumableError.ts"
 /** @since 0.3.0 */
 export * from "./ResumableStore.ts"
