@@ -1,0 +1,3 @@
+import { redisFixtureSuite } from "../shared/redis-fixture.ts"
+
+redisFixtureSuite()
