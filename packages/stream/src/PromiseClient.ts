@@ -24,6 +24,7 @@ import * as FriendliClient from "./FriendliClient.ts"
 import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/client/globals.ts"
 import type { Accumulator } from "./internal/client/handle.ts"
 import { EffectStreamHandle, runOrThrow } from "./internal/client/handle.ts"
+import { errorResponse as makeErrorResponse } from "./internal/client/response.ts"
 import { type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./internal/client/sse.ts"
 import * as MessagesStream from "./MessagesStream.ts"
 import * as ResponsesStream from "./ResponsesStream.ts"
@@ -130,6 +131,24 @@ export interface StreamHandle<A, F> extends AsyncIterable<A> {
   /** Whether the request was aborted. @since 0.1.0 */
   readonly aborted: boolean
 }
+
+/**
+ * A stream's failure before its first item as the JSON error `toResponse()` answers with, for a service that reads
+ * the stream itself (e.g. peeks at its first item, then stores it): `{ "error": { "message", "type", "code" } }`
+ * with the status that says whose fault it was (the table of `toResponse()`), and `Retry-After` when passed on.
+ *
+ * @example
+ * const iterator = handle[Symbol.asyncIterator]()
+ * try {
+ *   await iterator.next()
+ * } catch (error) {
+ *   return errorResponse(error)
+ * }
+ *
+ * @since 0.3.0
+ */
+export const errorResponse = (error: unknown, init?: StreamResponseInit): HttpResponse =>
+  makeErrorResponse(error, init?.headers)
 
 /**
  * `/v1/completions`, with Promises.
