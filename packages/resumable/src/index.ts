@@ -13,4 +13,6 @@ export * as MemoryStore from "./MemoryStore.ts"
 /** @since 0.3.0 */
 export * from "./ResumableError.ts"
 /** @since 0.3.0 */
+export * as ResumableHandler from "./ResumableHandler.ts"
+/** @since 0.3.0 */
 export * from "./ResumableStore.ts"

@@ -52,10 +52,14 @@ export const readBody = async (
   }
 }
 
-/** One server-sent event: its `event:` name (if any) and its `data:` lines joined with `\n`. */
+/**
+ * One server-sent event: its `event:` name (if any), its `data:` lines joined with `\n`, and its own `id:` field
+ * (present only on an event that had one).
+ */
 export interface SseEvent {
   readonly event: string | undefined
   readonly data: string
+  readonly id?: string
 }
 
 /**
@@ -68,12 +72,15 @@ export const parseSse = (text: string): { events: Array<SseEvent>; comments: num
   let comments = 0
   let event: string | undefined
   let data: Array<string> = []
+  let id: string | undefined
   for (const line of text.split(/\r\n|\r|\n/)) {
     if (line === "") {
-      if (data.length > 0) events.push({ event, data: data.join("\n") })
+      if (data.length > 0) events.push({ event, data: data.join("\n"), ...(id === undefined ? {} : { id }) })
       event = undefined
       data = []
+      id = undefined
     } else if (line.startsWith(":")) comments++
+    else if (line.startsWith("id:")) id = line.slice(3).replace(/^ /, "")
     else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""))
     else if (line.startsWith("event:")) event = line.slice(6).replace(/^ /, "")
   }

@@ -1,0 +1,29 @@
+/**
+ * How an upstream failure becomes a stream's end: an in-stream API error and any other failure end with `error`
+ * (its data the OpenAI error shape, as the client's `toResponse()` sends it), a cut body (`StreamTruncated`) with
+ * `truncated`. The only module that looks at the client's error classes.
+ */
+import { StreamTruncated } from "@friendli-stream/stream"
+import { type End, endEvent } from "../ResumableStore.ts"
+
+/** `{ message, type, code }` of a failure, as the client's `toResponse()` writes it in its `event: error`. */
+const errorObject = (error: unknown): { message: string; type: string; code: string | number | null } => {
+  const e = error as { message?: unknown; _tag?: unknown; type?: unknown; code?: unknown; status?: unknown } | null
+  const message = typeof e?.message === "string" ? e.message : String(error)
+  const type = typeof e?.type === "string" ? e.type : typeof e?._tag === "string" ? e._tag : "error"
+  const code =
+    typeof e?.code === "string" || typeof e?.code === "number"
+      ? e.code
+      : typeof e?.status === "number"
+        ? e.status
+        : null
+  return { message, type, code }
+}
+
+/** The end that records an upstream failure. */
+export const failureEnd = (error: unknown): End => {
+  if (error instanceof StreamTruncated) {
+    return endEvent("truncated", `The upstream response ended before its end: ${error.message}`)
+  }
+  return { reason: "error", event: "error", data: JSON.stringify({ error: errorObject(error) }) }
+}
