@@ -12,3 +12,4 @@
  */
 export * from "./handler.ts"
 export * from "./start.ts"
+export * from "./streams.ts"

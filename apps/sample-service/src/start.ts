@@ -4,7 +4,10 @@
  */
 import type { PromiseClient } from "@friendli-stream/stream"
 import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-stream/testing"
+import * as Redacted from "effect/Redacted"
 import { makeHandler } from "./handler.ts"
+import { storeLayer } from "./store.ts"
+import { makeStreams } from "./streams.ts"
 
 /**
  * Where a sample listens and where it streams from.
@@ -24,6 +27,17 @@ export interface AppOptions {
   readonly model?: string | undefined
   /** The embedded mock's pacing (a fault spec); default the mock's `LIVE_PACING`. */
   readonly mockFaults?: string | undefined
+  /**
+   * A Redis (`redis://[:password@]host:port`, redacted: it may hold a password) to keep the streams in, so that
+   * every instance on it serves every stream; default none: the streams are kept in this process's memory.
+   *
+   * @since 0.3.0
+   */
+  readonly redisUrl?: Redacted.Redacted<string> | undefined
+  /** A stream producer's lease in milliseconds (default 15 000). @since 0.3.0 */
+  readonly leaseMs?: number | undefined
+  /** How long an ended stream can be resumed, in milliseconds (default 600 000). @since 0.3.0 */
+  readonly retentionMs?: number | undefined
 }
 
 /**
@@ -38,6 +52,8 @@ export interface RunningApp {
   readonly mock: MockFriendli | undefined
   /** The mock's own URL, when there is one. */
   readonly mockUrl: string | undefined
+  /** Where the streams are kept: in this process's memory, or in Redis. @since 0.3.0 */
+  readonly store: "memory" | "redis"
   /** Stops listening, ends the streams in flight and closes the client and the mock. */
   close(): Promise<void>
 }
@@ -93,8 +109,14 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     token: options.token ?? "demo-token",
     ...(baseURL === undefined ? {} : { baseURL }),
   })
+  const streams = makeStreams(client, {
+    defaultModel: options.model,
+    store: options.redisUrl === undefined ? undefined : storeLayer(options.redisUrl),
+    leaseMs: options.leaseMs,
+    retentionMs: options.retentionMs,
+  })
   const hostname = options.hostname ?? "127.0.0.1"
-  const server = await runtime.listen(makeHandler(client, { runtime: runtime.name, defaultModel: options.model }), {
+  const server = await runtime.listen(makeHandler(streams, { runtime: runtime.name }), {
     port: options.port ?? runtime.defaultPort,
     hostname,
   })
@@ -102,8 +124,11 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${server.port}`,
     mock,
     mockUrl: mockServer?.url,
+    store: options.redisUrl === undefined ? "memory" : "redis",
     close: async () => {
-      // Closing the client ends every stream in flight, so that the server can shut down.
+      // Closing the streams ends every stream in flight (producer_lost) and its readers, so that the server can shut
+      // down; then the client, its connections and the store go.
+      await streams.close()
       await client.close()
       await mockServer?.close()
       await server.stop()
@@ -113,19 +138,34 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
 
 /**
  * A sample's options from its environment: `PORT`, `HOST`, `FRIENDLI_TOKEN`, `FRIENDLI_BASE_URL`,
- * `FRIENDLI_MODEL`; an empty variable counts as unset.
+ * `FRIENDLI_MODEL`, `REDIS_URL`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS` and `MOCK_FAULTS` (the embedded
+ * mock's faults); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
+ * throws an error naming the variable.
  *
  * @since 0.1.0
  */
 export const optionsFromEnv = (env: (name: string) => string | undefined): AppOptions => {
   const get = (name: string) => env(name) || undefined
-  const port = get("PORT")
+  const whole = (name: string, min: number) => {
+    const text = get(name)
+    if (text === undefined) return undefined
+    const value = Number(text)
+    if (!Number.isInteger(value) || value < min) {
+      throw new Error(`${name}=${JSON.stringify(text)} is not a whole number from ${min} on.`)
+    }
+    return value
+  }
+  const redisUrl = get("REDIS_URL")
   return {
-    ...(port === undefined ? {} : { port: Number(port) }),
+    port: whole("PORT", 0),
     hostname: get("HOST"),
     token: get("FRIENDLI_TOKEN"),
     baseURL: get("FRIENDLI_BASE_URL"),
     model: get("FRIENDLI_MODEL"),
+    mockFaults: get("MOCK_FAULTS"),
+    redisUrl: redisUrl === undefined ? undefined : Redacted.make(redisUrl),
+    leaseMs: whole("RESUMABLE_LEASE_MS", 1),
+    retentionMs: whole("RESUMABLE_RETENTION_MS", 1),
   }
 }
 
@@ -139,4 +179,5 @@ export const banner = (app: RunningApp, name: string): string =>
     ...(app.mockUrl === undefined ? [] : [`No FRIENDLI_TOKEN: streaming from the embedded mock at ${app.mockUrl}`]),
     `friendli ${name} listening on ${app.url}`,
     `try: curl -N ${app.url}/v1/stream -d '{"prompt":"Once upon a time"}'`,
+    `resume: curl -N -H 'Last-Event-ID: <the last id: you got>' ${app.url}/v1/stream/<id>  (streams kept in ${app.store === "memory" ? "memory" : "Redis (REDIS_URL)"})`,
   ].join("\n")

@@ -125,7 +125,9 @@ export const clusterTests = (name: string, service: ServiceCommand): void =>
         assert.ok(Date.now() - endedAt < 30_000, `still ${res.status} ${Date.now() - endedAt} ms after the end`)
         await new Promise((r) => setTimeout(r, 100))
       }
-      console.log(`measured: ${name} stream with 1000 ms retention answered 404 ${Date.now() - endedAt} ms after its end`)
+      console.log(
+        `measured: ${name} stream with 1000 ms retention answered 404 ${Date.now() - endedAt} ms after its end`,
+      )
       const onA = await fetch(new URL(location, a.url))
       assert.equal(onA.status, 404)
       assert.match(((await onA.json()) as { error: { message: string } }).error.message, new RegExp(streamId))
@@ -159,7 +161,10 @@ export const clusterTests = (name: string, service: ServiceCommand): void =>
         const spec = pick(faults)
         const producer = pick([a, b])
         await queueFaults(producer, spec)
-        const opened = await start(producer.url, { prompt: `Story number ${n}`, max_tokens: 12 + Math.floor(random() * 20) })
+        const opened = await start(producer.url, {
+          prompt: `Story number ${n}`,
+          max_tokens: 12 + Math.floor(random() * 20),
+        })
         assert.equal(opened.res.status, 200, spec)
         const location = locationOf(opened.res)
         const seen: Array<IdEvent> = []
@@ -184,6 +189,8 @@ export const clusterTests = (name: string, service: ServiceCommand): void =>
         // what the reader put together is what the store holds
         assert.deepEqual(await readAll((await resume(pick([a, b]).url, location)).events), seen, context)
       }
-      console.log(`measured: ${name} fuzz (seed ${seed}): 8 streams, ${resumes} resumes, ends ${JSON.stringify([...ends])}`)
+      console.log(
+        `measured: ${name} fuzz (seed ${seed}): 8 streams, ${resumes} resumes, ends ${JSON.stringify([...ends])}`,
+      )
     }, 120_000)
   })

@@ -15,16 +15,23 @@
  */
 import { type AppUnderTest, appTests } from "./app.ts"
 import { commandTests } from "./command.ts"
+import type { ServiceCommand } from "./processes.ts"
+import { resumableTests } from "./resumable.ts"
 
 export type { AppUnderTest } from "./app.ts"
+export type { ServiceCommand } from "./processes.ts"
 export { post, readSse, textOf } from "./sse.ts"
 
 /**
- * Declares the whole suite for one sample.
+ * Declares the whole suite for one sample: the app in-process, its resumable streams in memory, its one command,
+ * and (with `service`, how to run it as a process) two instances of it on one Redis.
  *
  * @since 0.1.0
  */
-export const appSuite = (app: AppUnderTest & { readonly packageName: string }): void => {
+export const appSuite = (
+  app: AppUnderTest & { readonly packageName: string; readonly service?: ServiceCommand | undefined },
+): void => {
   appTests(app)
+  resumableTests(app)
   commandTests(app.packageName)
 }

@@ -22,7 +22,9 @@ const STORY = { prompt: "Tell me a story", max_tokens: 24 }
 
 /** Checks that the events are the seqs `from`, `from + 1`, … of one stream, each once, and end with one end. */
 export const assertWhole = (events: ReadonlyArray<IdEvent>, streamId: string, from = 1): void => {
-  events.forEach((e, i) => assert.equal(e.id, `${streamId}.${from + i}`, `event ${i} of ${events.length}`))
+  events.forEach((e, i) => {
+    assert.equal(e.id, `${streamId}.${from + i}`, `event ${i} of ${events.length}`)
+  })
   assert.ok(events.length > 0 && isEnd(events.at(-1)!), `the last event is an end: ${JSON.stringify(events.at(-1))}`)
   assert.equal(events.filter(isEnd).length, 1, "one end")
 }
