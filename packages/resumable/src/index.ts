@@ -11,6 +11,8 @@ export * as EventId from "./EventId.ts"
 /** @since 0.3.0 */
 export * as MemoryStore from "./MemoryStore.ts"
 /** @since 0.3.0 */
+export * as RedisStore from "./RedisStore.ts"
+/** @since 0.3.0 */
 export * from "./ResumableError.ts"
 /** @since 0.3.0 */
 export * as ResumableHandler from "./ResumableHandler.ts"

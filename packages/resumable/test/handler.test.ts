@@ -1,5 +1,9 @@
 import assert from "node:assert/strict"
+import { CompletionStream } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Stream from "effect/Stream"
 import {
   eventsOf,
   type Harness,
@@ -8,10 +12,25 @@ import {
   resume,
   sentData,
   startHarness,
+  startWebHarness,
   streamUrl,
   uniquePrompt,
   upstreamOf,
 } from "./support.ts"
+
+const idOf = (url: string): string => url.slice(url.lastIndexOf("/") + 1)
+
+/** The client's decoder on a response of the handler: the chunks, and the failure it reports. */
+const decode = async (response: Response) => {
+  const chunks: Array<unknown> = []
+  const exit = await Effect.runPromiseExit(
+    Stream.runForEach(CompletionStream.fromReadableStream(response.body as ReadableStream<Uint8Array>), (chunk) =>
+      Effect.sync(() => chunks.push(chunk)),
+    ),
+  )
+  const error = Exit.isFailure(exit) ? exit.cause.reasons.find((r) => r._tag === "Fail") : undefined
+  return { chunks, error: error?._tag === "Fail" ? (error.error as { _tag: string; code?: unknown }) : undefined }
+}
 
 describe("ResumableHandler", () => {
   let h: Harness
@@ -28,6 +47,7 @@ describe("ResumableHandler", () => {
     assert.equal(response.status, 200)
     assert.equal(response.headers.get("content-type"), "text/event-stream")
     const url = streamUrl(h, response)
+    assert.match(new URL(url).pathname, /^\/v1\/stream\/[A-Za-z0-9_-]{22}$/)
     const events = await eventsOf(response)
     const record = await h.mock.waitForSettled(upstreamOf(h.mock, prompt).id)
     assert.deepEqual(
@@ -35,10 +55,9 @@ describe("ResumableHandler", () => {
       sentData(record),
     )
     assert.equal(events.at(-1)?.data, "[DONE]")
-    const streamId = url.slice(url.lastIndexOf("/") + 1)
     assert.deepEqual(
       events.map((e) => e.id),
-      events.map((_, i) => `${streamId}.${i + 1}`),
+      events.map((_, i) => `${idOf(url)}.${i + 1}`),
     )
   })
 
@@ -60,5 +79,172 @@ describe("ResumableHandler", () => {
     )
     const after = await resume(url, whole.at(-1)?.id)
     assert.equal(after.status, 204)
+    assert.equal(await after.text(), "")
+  })
+
+  it("resumes again after the end: the rest and the end, from any earlier event", async () => {
+    const prompt = uniquePrompt("after the end")
+    const response = await post(h, { prompt, max_tokens: 6 })
+    const url = streamUrl(h, response)
+    const whole = await eventsOf(response)
+    for (let k = 1; k < whole.length; k++) {
+      assert.deepEqual(await eventsOf(await resume(url, whole[k - 1]?.id)), whole.slice(k), `after event ${k}`)
+    }
+  })
+
+  it("replays a live stream from its first event to a GET without Last-Event-ID, then goes on live", async () => {
+    const prompt = uniquePrompt("live replay")
+    const response = await post(h, { prompt, max_tokens: 20, faults: "delay:10" })
+    const url = streamUrl(h, response)
+    const first = eventsOf(response)
+    const second = eventsOf(await resume(url))
+    const [a, b] = await Promise.all([first, second])
+    const record = await h.mock.waitForSettled(upstreamOf(h.mock, prompt).id)
+    assert.deepEqual(
+      a?.map((e) => e.data),
+      sentData(record),
+    )
+    assert.deepEqual(b, a)
+  })
+
+  it("takes the Last-Event-ID from the lastEventId query parameter too (for curl)", async () => {
+    const response = await post(h, { prompt: uniquePrompt("query"), max_tokens: 5 })
+    const url = streamUrl(h, response)
+    const whole = await eventsOf(response)
+    const rest = await eventsOf(await fetch(`${url}?lastEventId=${encodeURIComponent(whole[1]?.id ?? "")}`))
+    assert.deepEqual(rest, whole.slice(2))
+  })
+
+  it("answers 400 naming a malformed or foreign Last-Event-ID", async () => {
+    const one = streamUrl(h, await post(h, { prompt: uniquePrompt("ids one"), max_tokens: 2 }))
+    const two = await post(h, { prompt: uniquePrompt("ids two"), max_tokens: 2 })
+    const foreign = (await eventsOf(two))[0]?.id ?? ""
+    for (const [lastEventId, reason] of [
+      ["garbage", "is not an event id"],
+      [`${idOf(one)}.0`, "is not an event id"],
+      [foreign, "belongs to stream"],
+    ] as const) {
+      const response = await resume(one, lastEventId)
+      assert.equal(response.status, 400, lastEventId)
+      const body = (await response.json()) as { error: { message: string; type: string; code: string } }
+      assert.equal(body.error.code, "invalid_event_id")
+      assert.ok(body.error.message.includes(JSON.stringify(lastEventId)), body.error.message)
+      assert.ok(body.error.message.includes(reason), body.error.message)
+    }
+  })
+
+  it("answers 404 with a JSON error for a stream it does not know, on GET and DELETE", async () => {
+    for (const path of ["AAAAAAAAAAAAAAAAAAAAAA", "not-an-id"]) {
+      for (const method of ["GET", "DELETE"]) {
+        const response = await fetch(`${h.base}/${path}`, { method })
+        assert.equal(response.status, 404, `${method} ${path}`)
+        const body = (await response.json()) as { error: { message: string; type: string; code: string } }
+        assert.equal(body.error.code, "stream_not_found")
+        assert.ok(body.error.message.includes(path), body.error.message)
+      }
+    }
+  })
+
+  it("answers the app's own response to a bad start, and creates no stream", async () => {
+    const before = (await h.size()).streams
+    const response = await fetch(h.base, { method: "POST", body: JSON.stringify({ nothing: true }) })
+    assert.equal(response.status, 400)
+    assert.equal(response.headers.get("location"), null)
+    assert.equal((await h.size()).streams, before)
+  })
+
+  it("answers 405 naming the allowed methods", async () => {
+    const start = await fetch(h.base, { method: "PUT" })
+    assert.equal(start.status, 405)
+    assert.equal(start.headers.get("allow"), "POST, GET")
+    const stream = await fetch(`${h.base}/AAAAAAAAAAAAAAAAAAAAAA`, { method: "POST" })
+    assert.equal(stream.status, 405)
+    assert.equal(stream.headers.get("allow"), "GET, DELETE")
+  })
+
+  it("cancels with DELETE: readers get a cancelled end, the upstream request is aborted, a second DELETE answers 409", async () => {
+    const prompt = uniquePrompt("cancel")
+    const response = await post(h, { prompt, max_tokens: 400, faults: "delay:20" })
+    const url = streamUrl(h, response)
+    const reader = eventsOf(response)
+    const decoded = decode(await resume(url))
+    await h.mock.waitForRequest((r) => (r.body as { prompt?: string } | undefined)?.prompt === prompt)
+    const cancel = await fetch(url, { method: "DELETE" })
+    assert.equal(cancel.status, 200)
+    assert.deepEqual(await cancel.json(), { id: idOf(url), status: "cancelled" })
+    const events = await reader
+    const end = events.at(-1)
+    assert.equal(end?.event, "error")
+    assert.equal((JSON.parse(end?.data ?? "{}") as { error: { code: string } }).error.code, "cancelled")
+    assert.ok(events.length < 400)
+    await h.mock.waitForDisconnect(upstreamOf(h.mock, prompt).id)
+    const { error } = await decoded
+    assert.equal(error?._tag, "ApiError", "our decoder reports the cancelled end as a typed failure")
+    assert.equal(error?.code, "cancelled")
+    const again = await fetch(url, { method: "DELETE" })
+    assert.equal(again.status, 409)
+    const body = (await again.json()) as { error: { code: string; message: string } }
+    assert.equal(body.error.code, "stream_already_ended")
+    assert.deepEqual(await eventsOf(await resume(url)), events, "the cancelled stream reads the same afterwards")
+  })
+
+  it("ends with the upstream's in-stream error as it sent it, which our decoder reports as ApiError", async () => {
+    const prompt = uniquePrompt("in-stream error")
+    const response = await post(h, { prompt, max_tokens: 10, faults: "error:3" })
+    const url = streamUrl(h, response)
+    const events = await eventsOf(response)
+    const record = await h.mock.waitForSettled(upstreamOf(h.mock, prompt).id)
+    assert.deepEqual(
+      events.map((e) => e.data),
+      sentData(record),
+    )
+    assert.equal(events.length, 4)
+    assert.equal(events.at(-1)?.event, "error")
+    const { chunks, error } = await decode(await resume(url))
+    assert.equal(chunks.length, 3)
+    assert.equal(error?._tag, "ApiError")
+    assert.equal(error?.code, "mock_stream_error")
+  })
+
+  it("ends a cut upstream with a truncated end", async () => {
+    const prompt = uniquePrompt("truncated")
+    const response = await post(h, { prompt, max_tokens: 10, faults: "truncate:3" })
+    const url = streamUrl(h, response)
+    const events = await eventsOf(response)
+    assert.equal(events.length, 4)
+    assert.equal(events.at(-1)?.event, "error")
+    assert.equal((JSON.parse(events.at(-1)?.data ?? "{}") as { error: { code: string } }).error.code, "truncated")
+    const { chunks, error } = await decode(await resume(url))
+    assert.equal(chunks.length, 3)
+    assert.equal(error?.code, "truncated")
+  })
+
+  it("ends a stream whose upstream request failed before its first event with that error", async () => {
+    const response = await post(h, { prompt: uniquePrompt("status"), max_tokens: 10, faults: "status:503" })
+    assert.equal(response.status, 200)
+    const events = await eventsOf(response)
+    assert.equal(events.length, 1)
+    assert.equal(events[0]?.event, "error")
+    const body = JSON.parse(events[0]?.data ?? "{}") as { error: { message: string; type: string } }
+    assert.equal(body.error.type, "ServerError")
+  })
+})
+
+describe("ResumableHandler in Promise form (toWebHandler)", () => {
+  it("serves the same routes on a memory store of its own", async () => {
+    const h = await startWebHarness()
+    try {
+      const prompt = uniquePrompt("web")
+      const response = await post(h, { prompt, max_tokens: 5 })
+      const url = streamUrl(h, response)
+      const whole = await eventsOf(response)
+      assert.equal(whole.at(-1)?.data, "[DONE]")
+      assert.deepEqual(await eventsOf(await resume(url, whole[0]?.id)), whole.slice(1))
+      assert.equal(await h.handler.cancel(idOf(url)), "already_ended")
+      assert.ok(h.handler.matches(new Request(url)))
+      assert.ok(!h.handler.matches(new Request(`${new URL(url).origin}/v1/other`)))
+    } finally {
+      await h.close()
+    }
   })
 })

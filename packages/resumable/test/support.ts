@@ -4,9 +4,11 @@ import { FriendliClient } from "@friendli-stream/stream"
 import { parseSse, readBody, type SseEvent } from "@friendli-stream/test-harness/fixtures"
 import { createMockFriendli, jsonSent, type MockFriendli, type RequestRecord } from "@friendli-stream/testing"
 import { type RunningServer, serveNode } from "@friendli-stream/testing/node"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
-import { ResumableHandler, type ResumableStore } from "../src/index.ts"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import { MemoryStore, ResumableHandler, ResumableStore } from "../src/index.ts"
 
 export { parseSse, readBody, type SseEvent }
 
@@ -23,10 +25,18 @@ export interface StartBody {
 export interface Harness {
   readonly mock: MockFriendli
   readonly mockServer: RunningServer
-  readonly handler: ResumableHandler.WebHandler
   readonly server: RunningServer
   /** `http://127.0.0.1:PORT/v1/stream` */
   readonly base: string
+  /** What the memory store holds. */
+  size(): Promise<MemoryStore.MemoryStoreSize>
+  /** Whether the memory store holds anything of the stream. */
+  holds(streamId: string): Promise<boolean>
+  /** From now on, every write of a producer (append, renew, finish) hangs, as if its process had frozen or died. */
+  killProducers(): void
+  /** Closes the handler alone (its producers end with producer_lost); the servers stay up. */
+  closeHandler(): Promise<void>
+  /** Closes the handler, then the servers. */
   close(): Promise<void>
 }
 
@@ -35,39 +45,100 @@ export interface HarnessOptions {
   readonly retentionMs?: number
   readonly maxDurationMs?: number
   readonly pageSize?: number
-  readonly store?: Layer.Layer<ResumableStore, unknown>
 }
 
-/** The mock, the handler producing from it, both served on 127.0.0.1. */
+class Handler extends Context.Service<Handler, ResumableHandler.ResumableHandler>()("test/Handler") {}
+
+/** The app's start: reads a StartBody and streams a completion from the mock through the Effect client. */
+const startFrom =
+  (mockUrl: string) =>
+  (request: Request): Effect.Effect<ResumableHandler.StartResult<unknown>> =>
+    Effect.gen(function* () {
+      const body = (yield* Effect.promise(() => request.json())) as StartBody
+      if (typeof body.prompt !== "string") return new Response("prompt?", { status: 400 })
+      const baseURL = body.faults === undefined ? mockUrl : `${mockUrl}/_fault/${body.faults}`
+      const client = yield* FriendliClient.make({ deployment: "container", baseURL, maxRetries: 0 }).pipe(
+        Effect.provide(FriendliClient.fetchHttpClient()),
+        Effect.orDie,
+      )
+      return client.completions.stream({
+        model: MODEL,
+        prompt: body.prompt,
+        max_tokens: body.max_tokens ?? 16,
+        stream_options: { include_usage: true },
+      })
+    })
+
+/** A memory store whose producer-side writes hang once `killed()` says so. */
+const killableStore = (killed: () => boolean) =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const context = yield* Layer.build(MemoryStore.layer())
+      const store = Context.get(context, ResumableStore)
+      const unlessKilled = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+        Effect.suspend(() => (killed() ? Effect.never : effect))
+      return Context.add(context, ResumableStore, {
+        ...store,
+        append: (lease, events) => unlessKilled(store.append(lease, events)),
+        renew: (lease) => unlessKilled(store.renew(lease)),
+        finish: (lease, end) => unlessKilled(store.finish(lease, end)),
+      })
+    }),
+  )
+
+/** The mock, the handler (Effect form, on a memory store) producing from it, both served on 127.0.0.1. */
 export const startHarness = async (options: HarnessOptions = {}): Promise<Harness> => {
   const mock = createMockFriendli()
   const mockServer = await serveNode(mock)
-  const handler = ResumableHandler.toWebHandler({
-    ...options,
-    start: (request) =>
-      Effect.gen(function* () {
-        const body = (yield* Effect.promise(() => request.json())) as StartBody
-        if (typeof body.prompt !== "string") return new Response("prompt?", { status: 400 })
-        const baseURL = body.faults === undefined ? mockServer.url : `${mockServer.url}/_fault/${body.faults}`
-        const client = yield* FriendliClient.make({ deployment: "container", baseURL, maxRetries: 0 }).pipe(
-          Effect.provide(FriendliClient.fetchHttpClient()),
-          Effect.orDie,
-        )
-        return client.completions.stream({
-          model: MODEL,
-          prompt: body.prompt,
-          max_tokens: body.max_tokens ?? 16,
-          stream_options: { include_usage: true },
-        })
-      }),
-  })
-  const server = await serveNode(handler.fetch)
+  let killed = false
+  const layer = Layer.effect(Handler, ResumableHandler.make({ ...options, start: startFrom(mockServer.url) })).pipe(
+    Layer.provideMerge(killableStore(() => killed)),
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const server = await serveNode((request: Request) =>
+    runtime.runPromise(Handler.use((handler) => handler.handle(request))),
+  )
   return {
     mock,
     mockServer,
-    handler,
     server,
     base: `${server.url}/v1/stream`,
+    size: () => runtime.runPromise(MemoryStore.MemoryStore.use((m) => m.size)),
+    holds: (streamId) => runtime.runPromise(MemoryStore.MemoryStore.use((m) => m.holds(streamId))),
+    killProducers: () => {
+      killed = true
+    },
+    closeHandler: () => {
+      // a frozen producer's last finish would hang too: the closing handler's writes go through
+      killed = false
+      return runtime.dispose()
+    },
+    close: async () => {
+      killed = false
+      await runtime.dispose()
+      await server.close()
+      await mockServer.close()
+    },
+  }
+}
+
+/** The same app through the Promise form, `toWebHandler` (its own memory store), served on 127.0.0.1. */
+export const startWebHarness = async (
+  options: HarnessOptions = {},
+): Promise<{
+  readonly mock: MockFriendli
+  readonly base: string
+  readonly handler: ResumableHandler.WebHandler
+  close(): Promise<void>
+}> => {
+  const mock = createMockFriendli()
+  const mockServer = await serveNode(mock)
+  const handler = ResumableHandler.toWebHandler({ ...options, start: startFrom(mockServer.url) })
+  const server = await serveNode(handler.fetch)
+  return {
+    mock,
+    base: `${server.url}/v1/stream`,
+    handler,
     close: async () => {
       await handler.close()
       await server.close()
@@ -77,7 +148,7 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** `POST /v1/stream` with `body`. */
-export const post = (h: Harness, body: StartBody, signal?: AbortSignal): Promise<Response> =>
+export const post = (h: { readonly base: string }, body: StartBody, signal?: AbortSignal): Promise<Response> =>
   fetch(h.base, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -86,10 +157,10 @@ export const post = (h: Harness, body: StartBody, signal?: AbortSignal): Promise
   })
 
 /** The stream's URL from a start response's `Location`. */
-export const streamUrl = (h: Harness, response: Response): string => {
+export const streamUrl = (h: { readonly base: string }, response: Response): string => {
   const location = response.headers.get("location")
   if (location === null) throw new Error(`no Location in the answer (status ${response.status})`)
-  return new URL(location, h.server.url).href
+  return new URL(location, h.base).href
 }
 
 /** `GET` of a stream, from after `lastEventId` when given. */

@@ -220,7 +220,6 @@ export const makeMemoryStore = (
         type Page = readonly [ReadonlyArray<Entry>, Option.Option<number>]
         return Stream.paginate(Math.max(0, afterSeq), (cursor: number) =>
           Effect.suspend((): Effect.Effect<Page, StoreError> => {
-            if (closed) return Effect.fail(closedError())
             const { entries } = state
             if (cursor < entries.length) {
               const page = entries.slice(cursor, cursor + pageSize)
@@ -228,6 +227,7 @@ export const makeMemoryStore = (
               return Effect.succeed([page, last.end === undefined ? Option.some(last.seq) : Option.none()] as const)
             }
             if (state.end !== undefined) return Effect.succeed([[], Option.none<number>()] as const)
+            if (closed) return Effect.fail(closedError())
             state.waiting++
             return Deferred.await(state.changed).pipe(
               Effect.ensuring(Effect.sync(() => state.waiting--)),

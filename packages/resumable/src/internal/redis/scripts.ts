@@ -1,0 +1,204 @@
+/**
+ * The Redis store's Lua scripts: every write (create, append, renew, finish, cancel) and every replayed page is one
+ * `EVALSHA`, so that fencing (token, status, lease expiry on the server's own clock) and the end entry are atomic.
+ *
+ * Keys: `KEYS[1]` the stream's meta hash, `KEYS[2]` its Redis stream (the log). Meta fields: `token` (the lease's
+ * fencing token), `lease` (its length, ms), `until` (its expiry, server ms), `status` (`live` | `ended`), `end` (the
+ * end reason), `last` (the last seq written), `retention` (ms), `deadline` (server ms: the keys' expiry while live).
+ * Log entries have the id `0-<seq>` and the fields `d` (data), `e` (event name, when there is one), `x` (the end
+ * reason, on the end entry only).
+ */
+import * as Redis from "effect/persistence/Redis"
+
+/** Shared Lua: the server's time in ms, the end entry, and the fence every producer write passes. */
+const PRELUDE = `
+local meta, log = KEYS[1], KEYS[2]
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function store_end(reason, event, data)
+  local seq = redis.call('HINCRBY', meta, 'last', 1)
+  if event == '' then
+    redis.call('XADD', log, '0-' .. seq, 'd', data, 'x', reason)
+  else
+    redis.call('XADD', log, '0-' .. seq, 'd', data, 'e', event, 'x', reason)
+  end
+  redis.call('HSET', meta, 'status', 'ended', 'end', reason)
+  local retention = tonumber(redis.call('HGET', meta, 'retention'))
+  redis.call('PEXPIRE', meta, retention)
+  redis.call('PEXPIRE', log, retention)
+  return seq
+end
+local function lost_reason(reason)
+  if reason == 'cancelled' then return 'Cancelled' end
+  if reason == 'producer_lost' then return 'Expired' end
+  return 'Ended'
+end
+-- nil when the token may write; else why not (storing producer_lost if its lease just expired)
+local function fence(token, lost_event, lost_data)
+  local m = redis.call('HMGET', meta, 'token', 'status', 'until', 'end')
+  if not m[1] or m[1] ~= token then return 'Ended' end
+  if m[2] == 'ended' then return lost_reason(m[4]) end
+  if now_ms() >= tonumber(m[3]) then
+    store_end('producer_lost', lost_event, lost_data)
+    return 'Expired'
+  end
+  return nil
+end
+`
+
+/**
+ * `create(meta, log, token, leaseMs, retentionMs, maxDurationMs)`: `1` when created, `0` when the id exists or
+ * existed within its retention time (NX: the meta hash is the tombstone until it expires).
+ */
+export const create = Redis.script(
+  (meta: string, log: string, token: string, leaseMs: number, retentionMs: number, maxDurationMs: number) => [
+    meta,
+    log,
+    token,
+    leaseMs,
+    retentionMs,
+    maxDurationMs,
+  ],
+  {
+    numberOfKeys: 2,
+    lua: `${PRELUDE}
+if redis.call('EXISTS', meta) == 1 then return 0 end
+local now = now_ms()
+local ttl = tonumber(ARGV[4]) + tonumber(ARGV[3])
+redis.call('DEL', log)
+redis.call('HSET', meta, 'token', ARGV[1], 'lease', ARGV[2], 'until', now + tonumber(ARGV[2]), 'status', 'live',
+  'last', 0, 'retention', ARGV[3], 'deadline', now + ttl)
+redis.call('PEXPIRE', meta, ttl)
+return 1
+`,
+  },
+).withReturnType<unknown>()
+
+/**
+ * `append(meta, log, token, lostEvent, lostData, ...events)`, each event two arguments (`+name` or `-`, data): the
+ * last seq written (an integer), or the `LeaseLost` reason (a string).
+ */
+export const append = Redis.script(
+  (meta: string, log: string, token: string, lostEvent: string, lostData: string, events: ReadonlyArray<string>) => [
+    meta,
+    log,
+    token,
+    lostEvent,
+    lostData,
+    ...events,
+  ],
+  {
+    numberOfKeys: 2,
+    lua: `${PRELUDE}
+local lost = fence(ARGV[1], ARGV[2], ARGV[3])
+if lost then return lost end
+local seq = tonumber(redis.call('HGET', meta, 'last'))
+for i = 4, #ARGV, 2 do
+  seq = seq + 1
+  local event = ARGV[i]
+  if event == '-' then
+    redis.call('XADD', log, '0-' .. seq, 'd', ARGV[i + 1])
+  else
+    redis.call('XADD', log, '0-' .. seq, 'd', ARGV[i + 1], 'e', string.sub(event, 2))
+  end
+end
+if #ARGV >= 4 then
+  redis.call('HSET', meta, 'last', seq)
+  redis.call('PEXPIREAT', log, redis.call('HGET', meta, 'deadline'))
+end
+return seq
+`,
+  },
+).withReturnType<unknown>()
+
+/** `renew(meta, log, token, lostEvent, lostData)`: `"OK"`, or the `LeaseLost` reason. */
+export const renew = Redis.script(
+  (meta: string, log: string, token: string, lostEvent: string, lostData: string) => [
+    meta,
+    log,
+    token,
+    lostEvent,
+    lostData,
+  ],
+  {
+    numberOfKeys: 2,
+    lua: `${PRELUDE}
+local lost = fence(ARGV[1], ARGV[2], ARGV[3])
+if lost then return lost end
+redis.call('HSET', meta, 'until', now_ms() + tonumber(redis.call('HGET', meta, 'lease')))
+return 'OK'
+`,
+  },
+).withReturnType<unknown>()
+
+/** `finish(meta, log, token, lostEvent, lostData, reason, event, data)`: `"OK"`, or the `LeaseLost` reason. */
+export const finish = Redis.script(
+  (
+    meta: string,
+    log: string,
+    token: string,
+    lostEvent: string,
+    lostData: string,
+    reason: string,
+    event: string,
+    data: string,
+  ) => [meta, log, token, lostEvent, lostData, reason, event, data],
+  {
+    numberOfKeys: 2,
+    lua: `${PRELUDE}
+local lost = fence(ARGV[1], ARGV[2], ARGV[3])
+if lost then return lost end
+store_end(ARGV[4], ARGV[5], ARGV[6])
+return 'OK'
+`,
+  },
+).withReturnType<unknown>()
+
+/** `cancel(meta, log, event, data)`: `"cancelled"`, `"already_ended"` or `"missing"`. */
+export const cancel = Redis.script(
+  (meta: string, log: string, event: string, data: string) => [meta, log, event, data],
+  {
+    numberOfKeys: 2,
+    lua: `${PRELUDE}
+local status = redis.call('HGET', meta, 'status')
+if not status then return 'missing' end
+if status == 'ended' then return 'already_ended' end
+store_end('cancelled', ARGV[1], ARGV[2])
+return 'cancelled'
+`,
+  },
+).withReturnType<unknown>()
+
+/**
+ * `page(meta, log, startId, count, lostEvent, lostData)`: `{ status, remainingLeaseMs, entries }` as an array, where
+ * entries is `XRANGE log startId + COUNT count`; `{ "missing" }` for an unknown stream. A live stream whose lease
+ * has expired gets its `producer_lost` end first (so the page holds it): the reader that notices stores it, once.
+ */
+export const page = Redis.script(
+  (meta: string, log: string, startId: string, count: number, lostEvent: string, lostData: string) => [
+    meta,
+    log,
+    startId,
+    count,
+    lostEvent,
+    lostData,
+  ],
+  {
+    numberOfKeys: 2,
+    lua: `${PRELUDE}
+local m = redis.call('HMGET', meta, 'status', 'until')
+if not m[1] then return {'missing'} end
+local status, remaining = m[1], 0
+if status == 'live' then
+  remaining = tonumber(m[2]) - now_ms()
+  if remaining <= 0 then
+    store_end('producer_lost', ARGV[3], ARGV[4])
+    status, remaining = 'ended', 0
+  end
+end
+return {status, remaining, redis.call('XRANGE', log, ARGV[1], '+', 'COUNT', ARGV[2])}
+`,
+  },
+).withReturnType<unknown>()

@@ -1,0 +1,357 @@
+/**
+ * The Redis store: one meta hash and one Redis stream per resumable stream, written by Lua scripts (one `EVALSHA` per
+ * batch, renewal, end or cancel), replayed by a `page` script (`XRANGE` with a `COUNT`, and the lease check) and
+ * followed live by `XREAD BLOCK` on a connection reserved for the reader, blocking at most until the producer's lease
+ * would expire: then the next page notices the expiry and stores `producer_lost`, once, atomically.
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redis from "effect/persistence/Redis"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { LeaseLost, StoreError, StreamExists, StreamNotFound } from "../../ResumableError.ts"
+import { type Entry, endEvent, type Lease, type ResumableStore, type StoredEvent } from "../../ResumableStore.ts"
+import * as Reply from "./reply.ts"
+import * as Scripts from "./scripts.ts"
+
+/** Options of the Redis store. */
+export interface RedisStoreOptions {
+  /** The prefix of every key the store writes (default `friendli:resumable:`). */
+  readonly prefix?: string | undefined
+  /** At most this many entries per replayed page and per blocking read (default 256). */
+  readonly pageSize?: number | undefined
+  /** The longest one `XREAD BLOCK` waits, in ms (default 15000); it never waits past the producer's lease. */
+  readonly maxBlockMs?: number | undefined
+}
+
+/** The commands a store issued, by kind, since it was made. */
+export interface RedisCommandCounts {
+  /** All of them. */
+  readonly total: number
+  /** `EVALSHA` of `create`. */
+  readonly create: number
+  /** `EVALSHA` of `append` (one per batch). */
+  readonly append: number
+  /** `EVALSHA` of `renew`. */
+  readonly renew: number
+  /** `EVALSHA` of `finish`. */
+  readonly finish: number
+  /** `EVALSHA` of `cancel`. */
+  readonly cancel: number
+  /** `EVALSHA` of `page` (one per replayed page, and one per blocking read that timed out). */
+  readonly page: number
+  /** `XREAD BLOCK` on reserved connections. */
+  readonly xread: number
+}
+
+/** The names of a stream's two keys. */
+export interface RedisStreamKeys {
+  /** The meta hash (lease token and expiry, status, last seq, end). */
+  readonly meta: string
+  /** The Redis stream of entries (ids `0-<seq>`). */
+  readonly log: string
+}
+
+/** The default key prefix. */
+export const DEFAULT_PREFIX = "friendli:resumable:"
+
+const DEFAULT_PAGE_SIZE = 256
+const DEFAULT_MAX_BLOCK_MS = 15_000
+
+/** The keys of one stream: `<prefix>{<streamId>}:meta` and `<prefix>{<streamId>}:log` (one hash slot per stream). */
+export const streamKeys = (prefix: string, streamId: string): RedisStreamKeys => ({
+  meta: `${prefix}{${streamId}}:meta`,
+  log: `${prefix}{${streamId}}:log`,
+})
+
+type Service = ResumableStore["Service"]
+type Kind = Exclude<keyof RedisCommandCounts, "total">
+
+const lostEnd = endEvent("producer_lost")
+const cancelledEnd = endEvent("cancelled")
+
+/** The store, its command counts and its key names; alive as long as the scope (then readers fail with `Closed`). */
+export const makeRedisStore = (
+  options: RedisStoreOptions = {},
+): Effect.Effect<
+  {
+    readonly store: Service
+    readonly commands: Effect.Effect<RedisCommandCounts>
+    readonly keys: (streamId: string) => RedisStreamKeys
+  },
+  never,
+  Redis.Redis | Scope.Scope
+> =>
+  Effect.gen(function* () {
+    const redis = yield* Redis.Redis
+    const prefix = options.prefix ?? DEFAULT_PREFIX
+    const defaultPageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE)
+    const maxBlockMs = Math.max(1, options.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS)
+    const keys = (streamId: string) => streamKeys(prefix, streamId)
+    const counts: Record<Kind, number> = { create: 0, append: 0, renew: 0, finish: 0, cancel: 0, page: 0, xread: 0 }
+    let closed = false
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        closed = true
+      }),
+    )
+
+    const closedError = () => new StoreError({ reason: "Closed", message: "The Redis store was closed." })
+
+    /** A failed command as `StoreError`: `Closed` after the layer's end, else `Unavailable`. */
+    const failed = (what: string) => (cause: Redis.RedisError | Reply.CorruptReply) =>
+      closed
+        ? closedError()
+        : cause instanceof Reply.CorruptReply
+          ? new StoreError({ reason: "Corrupt", message: `Redis answered ${what} with ${cause.message}.`, cause })
+          : new StoreError({
+              reason: "Unavailable",
+              message: `Redis failed on ${what}: ${String(cause.cause)}. Check that Redis is reachable.`,
+              cause,
+            })
+
+    /** Runs one command, counted; a reply `parse` cannot read fails with `StoreError` reason `Corrupt`. */
+    const command = <A>(
+      kind: Kind,
+      run: Effect.Effect<unknown, Redis.RedisError>,
+      parse: (reply: unknown) => A,
+    ): Effect.Effect<A, StoreError> =>
+      Effect.suspend(() => {
+        if (closed) return Effect.fail(closedError())
+        counts[kind]++
+        return run.pipe(
+          Effect.flatMap((reply) =>
+            Effect.try({
+              try: () => parse(reply),
+              catch: (cause) => (cause instanceof Reply.CorruptReply ? cause : new Reply.CorruptReply(String(cause))),
+            }),
+          ),
+          Effect.mapError(failed(kind)),
+        )
+      })
+
+    const evalScript = redis.eval
+
+    const lost = (lease: Lease, reason: LeaseLost["reason"]): LeaseLost =>
+      new LeaseLost({
+        reason,
+        streamId: lease.streamId,
+        message:
+          reason === "Cancelled"
+            ? `Stream ${lease.streamId} was cancelled: stop producing it (abort the upstream request).`
+            : reason === "Ended"
+              ? `Stream ${lease.streamId} already ended (or is gone): nothing more can be written into it.`
+              : `The lease on stream ${lease.streamId} expired (not renewed within ${lease.leaseMs} ms): its end is producer_lost.`,
+      })
+
+    /** A fenced write's reply: `ok` for success, a `LeaseLost` reason otherwise. */
+    const fencedReply = <A>(
+      lease: Lease,
+      reply: unknown,
+      ok: (reply: unknown) => A | undefined,
+    ): Effect.Effect<A, LeaseLost | StoreError> => {
+      const value = ok(reply)
+      if (value !== undefined) return Effect.succeed(value)
+      const reason = Reply.string(reply)
+      if (reason === "Cancelled" || reason === "Ended" || reason === "Expired") return Effect.fail(lost(lease, reason))
+      return Effect.fail(failed("a fenced write")(new Reply.CorruptReply(JSON.stringify(reply))))
+    }
+
+    const create = (
+      streamId: string,
+      createOptions: Parameters<Service["create"]>[1],
+    ): ReturnType<Service["create"]> => {
+      const token = crypto.randomUUID()
+      const leaseMs = Math.max(1, Math.round(createOptions.leaseMs))
+      const { meta, log } = keys(streamId)
+      return Effect.flatMap(
+        command(
+          "create",
+          evalScript(Scripts.create)(
+            meta,
+            log,
+            token,
+            leaseMs,
+            Math.max(1, Math.round(createOptions.retentionMs)),
+            Math.max(1, Math.round(createOptions.maxDurationMs)),
+          ),
+          Reply.integer,
+        ),
+        (created): Effect.Effect<Lease, StreamExists> =>
+          created === 1
+            ? Effect.succeed({ streamId, token, leaseMs })
+            : Effect.fail(
+                new StreamExists({
+                  streamId,
+                  message: `Stream ${streamId} exists or existed: stream ids are never re-used.`,
+                }),
+              ),
+      )
+    }
+
+    const append: Service["append"] = (lease, events: ReadonlyArray<StoredEvent>) => {
+      const { meta, log } = keys(lease.streamId)
+      const args: Array<string> = []
+      for (const e of events) args.push(e.event === undefined ? "-" : `+${e.event}`, e.data)
+      return Effect.flatMap(
+        command(
+          "append",
+          evalScript(Scripts.append)(meta, log, lease.token, lostEnd.event ?? "", lostEnd.data, args),
+          (reply) => reply,
+        ),
+        (reply) => fencedReply(lease, reply, (r) => (typeof r === "string" ? undefined : Reply.integer(r))),
+      )
+    }
+
+    const renew: Service["renew"] = (lease) => {
+      const { meta, log } = keys(lease.streamId)
+      return Effect.flatMap(
+        command(
+          "renew",
+          evalScript(Scripts.renew)(meta, log, lease.token, lostEnd.event ?? "", lostEnd.data),
+          (reply) => reply,
+        ),
+        (reply) => fencedReply(lease, reply, (r) => (Reply.string(r) === "OK" ? null : undefined)),
+      ).pipe(Effect.asVoid)
+    }
+
+    const finish: Service["finish"] = (lease, end) => {
+      const { meta, log } = keys(lease.streamId)
+      return Effect.flatMap(
+        command(
+          "finish",
+          evalScript(Scripts.finish)(
+            meta,
+            log,
+            lease.token,
+            lostEnd.event ?? "",
+            lostEnd.data,
+            end.reason,
+            end.event ?? "",
+            end.data,
+          ),
+          (reply) => reply,
+        ),
+        (reply) => fencedReply(lease, reply, (r) => (Reply.string(r) === "OK" ? null : undefined)),
+      ).pipe(Effect.asVoid)
+    }
+
+    const cancel: Service["cancel"] = (streamId) => {
+      const { meta, log } = keys(streamId)
+      return Effect.flatMap(
+        command(
+          "cancel",
+          evalScript(Scripts.cancel)(meta, log, cancelledEnd.event ?? "", cancelledEnd.data),
+          Reply.string,
+        ),
+        (reply): Effect.Effect<"cancelled" | "already_ended", StreamNotFound | StoreError> =>
+          reply === "cancelled" || reply === "already_ended"
+            ? Effect.succeed(reply)
+            : reply === "missing"
+              ? Effect.fail(notFound(streamId))
+              : Effect.fail(failed("cancel")(new Reply.CorruptReply(JSON.stringify(reply)))),
+      )
+    }
+
+    const read: Service["read"] = (streamId, afterSeq, readOptions) =>
+      Stream.unwrap(
+        Effect.gen(function* () {
+          const scope = yield* Effect.scope
+          const { meta, log } = keys(streamId)
+          const pageSize = Math.max(1, Math.floor(readOptions?.pageSize ?? defaultPageSize))
+          let connection: Redis.Connection | undefined
+          const reserved = Effect.suspend(() =>
+            connection !== undefined
+              ? Effect.succeed(connection)
+              : Scope.provide(redis.reserve, scope).pipe(
+                  Effect.tap((c) =>
+                    Effect.sync(() => {
+                      connection = c
+                    }),
+                  ),
+                  Effect.mapError(failed("reserving a connection")),
+                ),
+          )
+
+          interface Cursor {
+            readonly seq: number
+            /** Read the next page with `XREAD BLOCK` for this long (the stream is live and replayed up to `seq`). */
+            readonly blockMs?: number | undefined
+          }
+          type Page = readonly [ReadonlyArray<Entry>, Option.Option<Cursor>]
+
+          const next = (cursor: Cursor, entries: ReadonlyArray<Entry>, blockMs: number | undefined): Page => {
+            const last = entries[entries.length - 1]
+            if (last?.end !== undefined) return [entries, Option.none()]
+            return [entries, Option.some({ seq: last?.seq ?? cursor.seq, blockMs })]
+          }
+
+          const replay = (cursor: Cursor): Effect.Effect<Page, StreamNotFound | StoreError> =>
+            Effect.flatMap(
+              command(
+                "page",
+                evalScript(Scripts.page)(meta, log, `0-${cursor.seq + 1}`, pageSize, lostEnd.event ?? "", lostEnd.data),
+                Reply.page,
+              ),
+              (page): Effect.Effect<Page, StreamNotFound> => {
+                if (page.status === "missing") return Effect.fail(notFound(streamId))
+                if (page.entries.length >= pageSize) return Effect.succeed(next(cursor, page.entries, undefined))
+                if (page.status === "ended") {
+                  // the end is in this page, or was before `afterSeq`: either way nothing follows
+                  return Effect.succeed([page.entries, Option.none()] as const)
+                }
+                const blockMs = Math.min(maxBlockMs, Math.max(1, page.remainingMs + 5))
+                return Effect.succeed(next(cursor, page.entries, blockMs))
+              },
+            )
+
+          const follow = (cursor: Cursor & { readonly blockMs: number }): Effect.Effect<Page, StoreError> =>
+            Effect.flatMap(reserved, (c) =>
+              command(
+                "xread",
+                c.send(
+                  "XREAD",
+                  "COUNT",
+                  String(pageSize),
+                  "BLOCK",
+                  String(cursor.blockMs),
+                  "STREAMS",
+                  log,
+                  `0-${cursor.seq}`,
+                ),
+                Reply.xread,
+              ),
+            ).pipe(
+              // Entries: keep following (the end entry stops the stream). None: the block timed out, so the next
+              // page checks the lease (storing producer_lost if it expired) and says how long to block again.
+              Effect.map(
+                (entries): Page =>
+                  entries.length > 0
+                    ? next(cursor, entries, cursor.blockMs)
+                    : [[], Option.some({ seq: cursor.seq, blockMs: undefined })],
+              ),
+            )
+
+          return Stream.paginate(
+            { seq: Math.max(0, Math.floor(afterSeq)), blockMs: undefined } as Cursor,
+            (cursor: Cursor): Effect.Effect<Page, StreamNotFound | StoreError> =>
+              cursor.blockMs === undefined ? replay(cursor) : follow({ ...cursor, blockMs: cursor.blockMs }),
+          )
+        }),
+      )
+
+    const commands = Effect.sync(
+      (): RedisCommandCounts => ({
+        total: Object.values(counts).reduce((a, b) => a + b, 0),
+        ...counts,
+      }),
+    )
+
+    return { store: { create, append, renew, finish, read, cancel }, commands, keys }
+  })
+
+const notFound = (streamId: string): StreamNotFound =>
+  new StreamNotFound({
+    streamId,
+    message: `No stream ${streamId}: it never existed, or it ended longer ago than the retention time.`,
+  })
