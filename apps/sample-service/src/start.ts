@@ -115,6 +115,17 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     leaseMs: options.leaseMs,
     retentionMs: options.retentionMs,
   })
+  if (options.redisUrl !== undefined) {
+    // Reach the store now, not at the first request: a stream id no one has is a 404 from a store that answers.
+    const probe = await streams.fetch(new Request("http://localhost/v1/stream/AAAAAAAAAAAAAAAAAAAAAA"))
+    const answer = await probe.text()
+    if (probe.status !== 404) {
+      await streams.close().catch(() => {})
+      await client.close()
+      await mockServer?.close()
+      throw new Error(`The Redis store (REDIS_URL) cannot be used: ${probe.status} ${answer}`)
+    }
+  }
   const hostname = options.hostname ?? "127.0.0.1"
   const server = await runtime.listen(makeHandler(streams, { runtime: runtime.name }), {
     port: options.port ?? runtime.defaultPort,

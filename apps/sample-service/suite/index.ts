@@ -14,6 +14,7 @@
  * @since 0.1.0
  */
 import { type AppUnderTest, appTests } from "./app.ts"
+import { clusterTests } from "./cluster.ts"
 import { commandTests } from "./command.ts"
 import type { ServiceCommand } from "./processes.ts"
 import { resumableTests } from "./resumable.ts"
@@ -34,4 +35,5 @@ export const appSuite = (
   appTests(app)
   resumableTests(app)
   commandTests(app.packageName)
+  if (app.service !== undefined) clusterTests(app.name, app.service)
 }
