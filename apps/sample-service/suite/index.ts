@@ -1,8 +1,9 @@
 /**
  * The tests every sample runs on its runtime, declared with `@friendli-stream/test-harness`: the app in-process on
- * a free port, driven over HTTP (chunks as they arrive, `[DONE]`, the 400/404/405 JSON errors, the usage text, the
- * abort reaching the mock, a token sent to the server it is pointed at, the status of a refused request), and the
- * sample's one command, `pnpm --filter <package> start`, as a child process with no configuration.
+ * a free port, driven over HTTP (chunks as they arrive, `[DONE]`, the 400/404/405 JSON errors, the usage text, a token
+ * sent to the server it is pointed at, the status of a refused request), its resumable streams in memory (resume,
+ * replay, cancel, bad ids), the sample's one command, `pnpm --filter <package> start`, as a child process with no
+ * configuration, and two instances of it as processes on one real Redis.
  *
  * @example
  * import { appSuite } from "@friendli-stream/sample-service/suite"

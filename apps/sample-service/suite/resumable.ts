@@ -107,6 +107,8 @@ export const resumableTests = ({ name, startApp }: AppUnderTest): void =>
     })
 
     it("cancels a stream on DELETE: its readers get a cancelled end, and the request to the model server is aborted", async () => {
+      // the model server sends 3 tokens, then nothing until its client goes away: the stream cannot end by itself
+      app.mock!.queueFaults("stall:3")
       const first = await start(app.url, { prompt: "a long story", max_tokens: 2000 })
       const location = locationOf(first.res)
       const before = await readSome(first.events, 2)
@@ -124,6 +126,7 @@ export const resumableTests = ({ name, startApp }: AppUnderTest): void =>
     })
 
     it("answers a second DELETE with a clear status and message, and the stream stays readable", async () => {
+      app.mock!.queueFaults("stall:3")
       const first = await start(app.url, { prompt: "a long story", max_tokens: 2000 })
       const location = locationOf(first.res)
       await readSome(first.events, 1)
