@@ -7,7 +7,9 @@
  *     curl -N localhost:8080/v1/stream -d '{"prompt":"Once upon a time"}'
  *
  * Without `FRIENDLI_TOKEN` it serves the mock Friendli endpoint in-process and streams from it; with a token it
- * streams from Friendli (or from `FRIENDLI_BASE_URL`, any OpenAI-compatible server).
+ * streams from Friendli (or from `FRIENDLI_BASE_URL`, any OpenAI-compatible server). Every stream is resumable
+ * (`GET /v1/stream/<id>` with `Last-Event-ID`, `DELETE` to cancel); with `REDIS_URL` the streams are kept in Redis,
+ * shared by every instance on it.
  *
  * @since 0.3.0
  */
@@ -17,6 +19,7 @@ import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { createClient } from "@friendli-stream/node"
 import { type AppOptions, banner, optionsFromEnv, type RunningApp, startSample } from "@friendli-stream/sample-service"
+import { redisStore } from "@friendli-stream/sample-service/redis"
 import { serveNode, toNodeListener } from "@friendli-stream/testing/node"
 
 export type { AppOptions, RunningApp } from "@friendli-stream/sample-service"
@@ -37,6 +40,7 @@ export const startApp = (options: AppOptions = {}): Promise<RunningApp> =>
       name: "Node",
       defaultPort: 8080,
       createClient,
+      redisStore,
       serveMock: serveNode,
       listen: async (handler, { port, hostname }) => {
         // toNodeListener streams the Web response with backpressure and aborts request.signal when the client goes.

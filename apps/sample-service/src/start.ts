@@ -2,11 +2,13 @@
  * Starting a sample: the mock when there is no token, the client, the server, and closing them in order. What is a
  * runtime's own (its adapter's `createClient`, how it serves the mock, its HTTP server) comes in as functions.
  */
+
+import type { ResumableStore } from "@friendli-stream/resumable"
 import type { PromiseClient } from "@friendli-stream/stream"
 import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-stream/testing"
+import type * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { makeHandler } from "./handler.ts"
-import { storeLayer } from "./store.ts"
 import { makeStreams } from "./streams.ts"
 
 /**
@@ -92,6 +94,13 @@ export interface SampleRuntime {
     handler: (request: Request) => Promise<Response>,
     address: { readonly port: number; readonly hostname: string },
   ) => Listening | Promise<Listening>
+  /**
+   * The Redis store at a URL, for `redisUrl` (`redisStore` from `@friendli-stream/sample-service/redis`); without it
+   * the sample keeps its streams in memory and refuses a `redisUrl`.
+   *
+   * @since 0.3.0
+   */
+  readonly redisStore?: ((url: Redacted.Redacted<string>) => Layer.Layer<ResumableStore, unknown>) | undefined
 }
 
 /**
@@ -101,6 +110,11 @@ export interface SampleRuntime {
  * @since 0.1.0
  */
 export const startSample = async (runtime: SampleRuntime, options: AppOptions = {}): Promise<RunningApp> => {
+  if (options.redisUrl !== undefined && runtime.redisStore === undefined) {
+    throw new Error(
+      `REDIS_URL is set, but the ${runtime.name} sample has no Redis store: unset it to keep streams in memory.`,
+    )
+  }
   const mock =
     options.token === undefined ? createMockFriendli({ faults: options.mockFaults ?? LIVE_PACING }) : undefined
   const mockServer = mock === undefined ? undefined : await runtime.serveMock(mock)
@@ -111,7 +125,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
   })
   const streams = makeStreams(client, {
     defaultModel: options.model,
-    store: options.redisUrl === undefined ? undefined : storeLayer(options.redisUrl),
+    store: options.redisUrl === undefined ? undefined : runtime.redisStore?.(options.redisUrl),
     leaseMs: options.leaseMs,
     retentionMs: options.retentionMs,
   })

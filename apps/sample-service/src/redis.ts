@@ -1,6 +1,10 @@
 /**
- * Where the service keeps its streams when it is given a Redis: the resumable package's Redis store on
- * `@effect/platform-node`'s Redis layer (node-redis, which Deno and Bun run too), loaded only then.
+ * `@friendli-stream/sample-service/redis`: where a sample keeps its streams when it is given a Redis, the resumable
+ * package's Redis store on `@effect/platform-node`'s Redis layer (node-redis, over `node:net`: Node, Deno and Bun run
+ * it, a Worker does not), loaded only then. A runtime's `main.ts` passes it to `startSample` as `redisStore`; it is
+ * not in the package's Web-standard entry, which the Worker imports too.
+ *
+ * @since 0.3.0
  */
 import type { ResumableStore } from "@friendli-stream/resumable"
 import * as Effect from "effect/Effect"
@@ -18,9 +22,12 @@ export const DEFAULT_REDIS_CONNECTIONS = 64
 /**
  * The Redis store at `url`, as a layer: `RedisStore.layer()` on `NodeRedis.layer({ url, maxConnections })`.
  *
+ * @example
+ * startSample({ name: "Node", defaultPort: 8080, createClient, serveMock, listen, redisStore }, options)
+ *
  * @since 0.3.0
  */
-export const storeLayer = (
+export const redisStore = (
   url: Redacted.Redacted<string>,
   maxConnections: number = DEFAULT_REDIS_CONNECTIONS,
 ): Layer.Layer<ResumableStore, unknown> =>
