@@ -29,7 +29,7 @@ export const DEFAULT_REDIS_CONNECTIONS = 64
  */
 export const redisStore = (
   url: Redacted.Redacted<string>,
-  maxConnections: number = DEFAULT_REDIS_CONNECTIONS,
+  maxConnections: number | undefined = DEFAULT_REDIS_CONNECTIONS,
 ): Layer.Layer<ResumableStore, unknown> =>
   Layer.unwrap(
     Effect.promise(async () => {
@@ -37,6 +37,6 @@ export const redisStore = (
         import("@friendli-stream/resumable"),
         import("@effect/platform-node/NodeRedis"),
       ])
-      return RedisStore.layer().pipe(Layer.provide(NodeRedis.layer({ url: Redacted.value(url), maxConnections })))
+      return RedisStore.layer().pipe(Layer.provide(NodeRedis.layer({ url: Redacted.value(url), maxConnections: maxConnections ?? DEFAULT_REDIS_CONNECTIONS })))
     }),
   )

@@ -36,6 +36,8 @@ export interface AppOptions {
    * @since 0.3.0
    */
   readonly redisUrl?: Redacted.Redacted<string> | undefined
+  /** At most this many connections to Redis (default 64): each live reader holds one while it waits. @since 0.3.0 */
+  readonly redisMaxConnections?: number | undefined
   /** A stream producer's lease in milliseconds (default 15 000). @since 0.3.0 */
   readonly leaseMs?: number | undefined
   /** How long an ended stream can be resumed, in milliseconds (default 600 000). @since 0.3.0 */
@@ -100,7 +102,9 @@ export interface SampleRuntime {
    *
    * @since 0.3.0
    */
-  readonly redisStore?: ((url: Redacted.Redacted<string>) => Layer.Layer<ResumableStore, unknown>) | undefined
+  readonly redisStore?:
+    | ((url: Redacted.Redacted<string>, maxConnections?: number) => Layer.Layer<ResumableStore, unknown>)
+    | undefined
 }
 
 /**
@@ -125,7 +129,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
   })
   const streams = makeStreams(client, {
     defaultModel: options.model,
-    store: options.redisUrl === undefined ? undefined : runtime.redisStore?.(options.redisUrl),
+    store: options.redisUrl === undefined ? undefined : runtime.redisStore?.(options.redisUrl, options.redisMaxConnections),
     leaseMs: options.leaseMs,
     retentionMs: options.retentionMs,
   })
@@ -163,7 +167,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
 
 /**
  * A sample's options from its environment: `PORT`, `HOST`, `FRIENDLI_TOKEN`, `FRIENDLI_BASE_URL`,
- * `FRIENDLI_MODEL`, `REDIS_URL`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS` and `MOCK_FAULTS` (the embedded
+ * `FRIENDLI_MODEL`, `REDIS_URL`, `REDIS_MAX_CONNECTIONS`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS` and `MOCK_FAULTS` (the embedded
  * mock's faults); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
  * throws an error naming the variable.
  *
@@ -189,6 +193,7 @@ export const optionsFromEnv = (env: (name: string) => string | undefined): AppOp
     model: get("FRIENDLI_MODEL"),
     mockFaults: get("MOCK_FAULTS"),
     redisUrl: redisUrl === undefined ? undefined : Redacted.make(redisUrl),
+    redisMaxConnections: whole("REDIS_MAX_CONNECTIONS", 1),
     leaseMs: whole("RESUMABLE_LEASE_MS", 1),
     retentionMs: whole("RESUMABLE_RETENTION_MS", 1),
   }
