@@ -5,14 +5,15 @@
 //   node tooling/scripts/consumer-check.mjs [--keep]      (`pnpm test` runs it after the publint checks)
 //
 // It builds nothing: the packages' dist/ must be built (`pnpm build`; `pnpm test` builds first).
-//   1. `pnpm pack` @friendli-stream/core, stream, node and testing into a temp dir under os.tmpdir() (pack rewrites
+//   1. `pnpm pack` @friendli-stream/core, stream, node, testing and resumable into a temp dir under os.tmpdir() (pack rewrites
 //      `workspace:*` to the real versions, as `pnpm publish` does).
 //   2. A consumer project next to them: a package.json that depends on the tarballs (file:), `effect@latest`,
 //      typescript 5.9.3 and @types/node 22, installed with the host's npm (`npm install --no-audit --no-fund`,
 //      from the npm registry). Exactly one `effect` may be installed (effect is a peer dependency of every package:
 //      two copies would mean two sets of tags and services); its version is printed.
 //   3. The programs of tooling/consumer/ (promise.ts: the root README's Promise example; effect.ts: the Effect example
-//      of packages/node/README.md; both stream from the mock of @friendli-stream/testing served in-process) and its
+//      of packages/node/README.md; resumable.ts: a resumable stream, dropped and resumed; all stream from the mock of
+//      @friendli-stream/testing served in-process) and its
 //      tsconfig.json (strict, NodeNext) are copied in, type-checked with the consumer's tsc, then each is run with
 //      the Node running this script (Node 24 under pnpm; it strips the types itself). Each must exit 0 and print
 //      the text it streamed, which must not be empty.
@@ -34,8 +35,8 @@ import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-const PACKAGES = ["core", "stream", "node", "testing"]
-const PROGRAMS = ["promise.ts", "effect.ts"]
+const PACKAGES = ["core", "stream", "node", "testing", "resumable"]
+const PROGRAMS = ["promise.ts", "effect.ts", "resumable.ts"]
 const SOURCES = join(ROOT, "tooling/consumer")
 const keep = process.argv.includes("--keep")
 const started = Date.now()

@@ -68,3 +68,16 @@ export const parse = (streamId: string, eventId: string): Effect.Effect<number, 
   }
   return Effect.succeed(Number(seqPart))
 }
+
+/**
+ * The stream an event id names, when it has the form of one of ours (`<streamId>.<seq>`); `undefined` otherwise.
+ * The handler uses it to resume a stream from `GET <base>` with `Last-Event-ID`, which is what `EventSource` sends
+ * when it reconnects to the URL that started the stream.
+ *
+ * @since 0.3.0
+ */
+export const streamIdOf = (eventId: string): string | undefined => {
+  const dot = eventId.lastIndexOf(".")
+  const idPart = eventId.slice(0, dot)
+  return dot > 0 && STREAM_ID.test(idPart) && SEQ.test(eventId.slice(dot + 1)) ? idPart : undefined
+}

@@ -3,13 +3,11 @@
  * `effect/persistence/Redis` service (so any `Redis` layer serves: `@effect/platform-node`'s `NodeRedis.layer`, which
  * also runs on Deno and Bun, or another). Per stream, a Redis stream of entries (one `XADD` per event, one `EVALSHA`
  * per batch) and a meta hash (lease token and expiry, status, last seq, end), all under one key prefix; writes are Lua
- * scripts, so fencing is atomic; replays come in bounded pages (`XRANGE … COUNT`); live readers block
- * (`XREAD BLOCK`) on a connection reserved for them, never past the producer's lease, so a lost producer is noticed
- * (and `producer_lost` stored once) within the lease time. Keys expire `retentionMs` after the end, and while live
- * after `maxDurationMs + retentionMs`, so a crash leaves nothing for ever.
- *
- * Each live reader holds one reserved connection while it waits: give the `Redis` layer's pool room for the readers
- * of one instance (`NodeRedis.layer({ url, maxConnections })`, default 10).
+ * scripts, so fencing is atomic; replays come in bounded pages (`XRANGE … COUNT`); live readers wait on the store's
+ * one blocking read (`XREAD BLOCK` over every stream its readers follow, on one reserved connection), never past the
+ * producer's lease, so a lost producer is noticed (and `producer_lost` stored once) within the lease time. Keys
+ * expire `retentionMs` after the end, and while live after `maxDurationMs + retentionMs`, so a crash leaves nothing
+ * for ever.
  *
  * @since 0.3.0
  */

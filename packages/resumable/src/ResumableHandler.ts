@@ -7,6 +7,8 @@
  *   The upstream runs detached from the request: a reader that goes away does not stop it.
  * - `GET <base>/<streamId>` with `Last-Event-ID` (header, or `?lastEventId=`): the events after that one, then the
  *   live ones, then the end; without it, from the first event. `204` when the id is the end's (nothing follows).
+ *   `GET <base>?…` with `Last-Event-ID` resumes the stream the id names (an `EventSource` reconnects to the URL it
+ *   opened).
  * - `DELETE <base>/<streamId>`: cancels (`200 {"id","status":"cancelled"}`), `409` when it had already ended.
  * - Errors as JSON `{ "error": { "message", "type", "code" } }`: `404 stream_not_found`, `400 invalid_event_id`,
  *   `409 stream_already_ended`, `405`, `503 store_unavailable`.

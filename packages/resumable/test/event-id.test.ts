@@ -40,3 +40,12 @@ describe("EventId", () => {
     assert.ok(error.message.includes(theirs), error.message)
   })
 })
+
+describe("EventId.streamIdOf", () => {
+  it("names the stream of one of our ids, and nothing for any other text", () => {
+    const id = EventId.makeStreamId()
+    assert.equal(EventId.streamIdOf(EventId.format(id, 7)), id)
+    for (const bad of ["", "7", `${id}.`, `${id}.0`, `.${id}`, "abc.3"])
+      assert.equal(EventId.streamIdOf(bad), undefined, bad)
+  })
+})

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict"
-import { CompletionStream } from "@friendli-stream/stream"
+import { CompletionStream, FriendliClient, makePromiseClient } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
+import { createMockFriendli } from "@friendli-stream/testing"
+import { serveNode } from "@friendli-stream/testing/node"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stream from "effect/Stream"
+import { ResumableHandler } from "../src/index.ts"
 import {
   eventsOf,
   type Harness,
@@ -105,6 +108,23 @@ describe("ResumableHandler", () => {
       sentData(record),
     )
     assert.deepEqual(b, a)
+  })
+
+  it("resumes from GET of the URL that started the stream with Last-Event-ID, as EventSource reconnects", async () => {
+    const prompt = uniquePrompt("event source")
+    const start = `${h.base}?prompt=${encodeURIComponent(prompt)}&max_tokens=8&faults=delay:5`
+    const controller = new AbortController()
+    const response = await fetch(start, { signal: controller.signal })
+    assert.equal(response.status, 200)
+    const url = streamUrl(h, response)
+    const head = await readThenDrop(response, 2, controller)
+    const rest = await eventsOf(await resume(start, head.at(-1)?.id))
+    assert.deepEqual([...head, ...rest], await eventsOf(await resume(url)))
+    assert.equal(h.mock.requests.filter((r) => (r.body as { prompt?: string }).prompt === prompt).length, 1)
+    assert.equal((await resume(start, rest.at(-1)?.id)).status, 204, "after the end: 204, EventSource stops")
+    const bad = await resume(start, "nonsense")
+    assert.equal(bad.status, 400)
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /"nonsense"/)
   })
 
   it("takes the Last-Event-ID from the lastEventId query parameter too (for curl)", async () => {
@@ -245,6 +265,88 @@ describe("ResumableHandler in Promise form (toWebHandler)", () => {
       assert.ok(!h.handler.matches(new Request(`${new URL(url).origin}/v1/other`)))
     } finally {
       await h.close()
+    }
+  })
+
+  it("produces from a Promise client's stream handle, and a DELETE aborts its request through the start's signal", async () => {
+    const mock = createMockFriendli()
+    const mockServer = await serveNode(mock)
+    const client = makePromiseClient(FriendliClient.fetchHttpClient(), {
+      deployment: "container",
+      baseURL: `${mockServer.url}/_fault/delay:20`,
+      maxRetries: 0,
+    })
+    const handler = ResumableHandler.toWebHandler({
+      start: async (request, { signal }) => {
+        const { prompt, max_tokens } = (await request.json()) as { prompt: string; max_tokens: number }
+        return client.completions.stream({ model: "mock-model", prompt, max_tokens }, { signal })
+      },
+    })
+    const server = await serveNode(handler.fetch)
+    try {
+      const h = { base: `${server.url}/v1/stream` }
+      const first = uniquePrompt("promise")
+      const events = await eventsOf(await post(h, { prompt: first, max_tokens: 4 }))
+      assert.deepEqual(
+        events.map((e) => e.data),
+        sentData(await mock.waitForSettled(upstreamOf(mock, first).id)),
+      )
+      assert.equal(events.at(-1)?.data, "[DONE]")
+      const prompt = uniquePrompt("promise cancel")
+      const long = await post(h, { prompt, max_tokens: 400 })
+      const url = streamUrl(h, long)
+      const reading = eventsOf(long)
+      const record = await mock.waitForRequest((r) => (r.body as { prompt?: string } | undefined)?.prompt === prompt)
+      assert.equal((await fetch(url, { method: "DELETE" })).status, 200)
+      assert.equal(
+        (JSON.parse((await reading).at(-1)?.data ?? "{}") as { error: { code: string } }).error.code,
+        "cancelled",
+      )
+      await mock.waitForDisconnect(record.id)
+    } finally {
+      await handler.close()
+      await server.close()
+      await mockServer.close()
+    }
+  })
+
+  it("ends a stream whose upstream or encoding throws with an error end naming it, at once; a start that throws is a 500", async () => {
+    const handler = ResumableHandler.toWebHandler<number>({
+      start: (request) => {
+        const which = new URL(request.url).searchParams.get("case")
+        if (which === "start") throw new Error("the app's start threw")
+        return which === "upstream"
+          ? Stream.concat(Stream.make(1, 2), Stream.die(new Error("the upstream broke")))
+          : Stream.make(1, 2, 3)
+      },
+      encode: (n) => {
+        if (n === 3) throw new Error("cannot encode 3")
+        return { data: String(n) }
+      },
+    })
+    const server = await serveNode(handler.fetch)
+    try {
+      for (const [which, message] of [
+        ["upstream", "the upstream broke"],
+        ["encode", "cannot encode 3"],
+      ] as const) {
+        const events = await eventsOf(await fetch(`${server.url}/v1/stream?case=${which}`))
+        assert.deepEqual(
+          events.slice(0, 2).map((e) => e.data),
+          ["1", "2"],
+        )
+        assert.equal(events.length, 3)
+        assert.equal(events[2]?.event, "error")
+        assert.ok(events[2]?.data.includes(message), events[2]?.data)
+      }
+      const failed = await fetch(`${server.url}/v1/stream?case=start`)
+      assert.equal(failed.status, 500)
+      const body = (await failed.json()) as { error: { message: string; code: string } }
+      assert.equal(body.error.code, "start_failed")
+      assert.match(body.error.message, /the app's start threw/)
+    } finally {
+      await handler.close()
+      await server.close()
     }
   })
 })

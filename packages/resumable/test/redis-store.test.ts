@@ -296,6 +296,71 @@ describe.skipIf(redisSkip())("RedisStore", () => {
       assert.ok(perEvent <= 1, `${perEvent} commands per event`)
     })
 
+    it("follows 40 live streams on one blocking read and one reserved connection: every reader gets its stream whole", async () => {
+      // a pool of 2 connections: the 40 readers share the store's one reserved connection
+      const small: Instance = ManagedRuntime.make(
+        Layer.unwrap(
+          Effect.sync(() =>
+            RedisStore.layer({ prefix: PREFIX }).pipe(
+              Layer.provideMerge(NodeRedis.layer({ url: redis?.url ?? "", maxConnections: 2, acquireTimeout: 5000 })),
+            ),
+          ),
+        ),
+      )
+      try {
+        const ids = Array.from({ length: 40 }, () => EventId.makeStreamId())
+        const leases = await Promise.all(ids.map((id) => use(a, (s) => s.create(id, LONG))))
+        const before = await commands(small)
+        const readers = ids.map((id) => readAll(small, id))
+        for (let from = 1; from <= 100; from += 5) {
+          await Promise.all(leases.map((lease) => use(a, (s) => s.append(lease, events(from, 5)))))
+        }
+        await Promise.all(leases.map((lease) => use(a, (s) => s.finish(lease, endEvent("done")))))
+        const results = await Promise.all(readers)
+        for (const entries of results) {
+          assert.deepEqual(
+            entries.map((e) => e.seq),
+            Array.from({ length: 101 }, (_, i) => i + 1),
+          )
+          assert.equal(entries.at(-1)?.end, "done")
+        }
+        const after = await commands(small)
+        const reads = after.xread - before.xread + (after.wake - before.wake)
+        console.log(
+          `measured: redis store: 40 live readers on one instance: ${after.xread - before.xread} XREAD + ${after.wake - before.wake} wake + ${after.page - before.page} page commands for ${40 * 100} events`,
+        )
+        assert.ok(reads < 40 * 100, `${reads} blocking reads and wakes for ${40 * 100} events`)
+      } finally {
+        await small.dispose()
+      }
+    })
+
+    it("fails a live reader with StoreError Unavailable, never a hang, when Redis goes away", async () => {
+      const own = await startRedis()
+      const instance: Instance = ManagedRuntime.make(
+        RedisStore.layer({ prefix: PREFIX }).pipe(Layer.provideMerge(NodeRedis.layer({ url: own.url }))),
+      )
+      try {
+        const id = EventId.makeStreamId()
+        const lease = await use(instance, (s) => s.create(id, LONG))
+        await use(instance, (s) => s.append(lease, events(1, 2)))
+        const before = await commands(instance)
+        const reading = instance.runPromiseExit(ResumableStore.use((s) => Stream.runCollect(s.read(id, 0))))
+        while ((await commands(instance)).xread === before.xread) await new Promise((resolve) => setTimeout(resolve, 5))
+        const stopped = Date.now()
+        await own.stop()
+        const exit = await reading
+        console.log(`measured: redis store: a live reader failed ${Date.now() - stopped} ms after Redis stopped`)
+        assert.ok(Exit.isFailure(exit), "the read failed")
+        const error = Cause.findErrorOption(exit.cause)
+        assert.ok(Option.isSome(error) && error.value instanceof StoreError, Cause.pretty(exit.cause))
+        assert.equal(error.value.reason, "Unavailable")
+      } finally {
+        await own.stop()
+        await instance.dispose()
+      }
+    })
+
     it("fails with StoreError Corrupt, naming the reply, on a stream entry it did not write", async () => {
       const id = EventId.makeStreamId()
       const lease = await use(a, (s) => s.create(id, LONG))

@@ -54,7 +54,10 @@ const startFrom =
   (mockUrl: string) =>
   (request: Request): Effect.Effect<ResumableHandler.StartResult<unknown>> =>
     Effect.gen(function* () {
-      const body = (yield* Effect.promise(() => request.json())) as StartBody
+      const body =
+        request.method === "GET"
+          ? (Object.fromEntries(new URL(request.url).searchParams) as unknown as StartBody)
+          : ((yield* Effect.promise(() => request.json())) as StartBody)
       if (typeof body.prompt !== "string") return new Response("prompt?", { status: 400 })
       const baseURL = body.faults === undefined ? mockUrl : `${mockUrl}/_fault/${body.faults}`
       const client = yield* FriendliClient.make({ deployment: "container", baseURL, maxRetries: 0 }).pipe(
@@ -64,7 +67,7 @@ const startFrom =
       return client.completions.stream({
         model: MODEL,
         prompt: body.prompt,
-        max_tokens: body.max_tokens ?? 16,
+        max_tokens: Number(body.max_tokens ?? 16),
         stream_options: { include_usage: true },
       })
     })

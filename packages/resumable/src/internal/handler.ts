@@ -50,6 +50,18 @@ const storeFailed = (error: { readonly message: string }) =>
     "retry-after": "1",
   })
 
+/** `Last-Event-ID` (the header, or the `lastEventId` query parameter for curl); `""` when none. */
+const lastEventIdOf = (request: Request): string =>
+  request.headers.get("last-event-id") || new URL(request.url).searchParams.get("lastEventId") || ""
+
+const invalidEventId = (lastEventId: string) =>
+  jsonError(
+    400,
+    `Last-Event-ID ${JSON.stringify(lastEventId)} is not an event id of this service (expected <streamId>.<seq>, as sent in the events' id: field).`,
+    "invalid_request_error",
+    "invalid_event_id",
+  )
+
 const methodNotAllowed = (allow: string, what: string) =>
   jsonError(405, `Use ${allow.replace(", ", " or ")} ${what}.`, "invalid_request_error", "method_not_allowed", {
     allow,
@@ -82,28 +94,24 @@ export const makeHandler = <A, R = never>(
       Effect.gen(function* () {
         const streamId = EventId.makeStreamId()
         const controller = new AbortController()
-        const started = yield* Effect.suspend((): Effect.Effect<StartResult<A>, never, R> => {
+        const result = yield* Effect.suspend((): Effect.Effect<StartResult<A>, never, R> => {
           const out = options.start(request, { streamId, signal: controller.signal })
           if (Effect.isEffect(out)) return out
           if (isPromiseLike(out)) return Effect.promise(() => Promise.resolve(out))
           return Effect.succeed(out)
         }).pipe(
           Effect.provideContext(context),
-          Effect.map((out) => Option.some(out)),
           Effect.catchDefect((defect) =>
             Effect.succeed(
-              Option.some<StartResult<A>>(
-                jsonError(
-                  500,
-                  `The stream could not be started: ${defect instanceof Error ? defect.message : String(defect)}`,
-                  "server_error",
-                  "start_failed",
-                ),
+              jsonError(
+                500,
+                `The stream could not be started: ${defect instanceof Error ? defect.message : String(defect)}`,
+                "server_error",
+                "start_failed",
               ),
             ),
           ),
         )
-        const result = Option.getOrThrow(started)
         if (isResponse(result)) return result
         const lease = yield* store.create(streamId, createOptions)
         const upstream = toStream(result)
@@ -131,8 +139,7 @@ export const makeHandler = <A, R = never>(
 
     const resume = (request: Request, streamId: string): Effect.Effect<Response> =>
       Effect.gen(function* () {
-        const url = new URL(request.url)
-        const lastEventId = request.headers.get("last-event-id") || url.searchParams.get("lastEventId") || ""
+        const lastEventId = lastEventIdOf(request)
         const afterSeq = lastEventId === "" ? 0 : yield* EventId.parse(streamId, lastEventId)
         // The first batch is read before answering: nothing after the id (it was the end's) is a 204.
         const scope = yield* Scope.make()
@@ -185,11 +192,20 @@ export const makeHandler = <A, R = never>(
       Effect.suspend(() => {
         const path = new URL(request.url).pathname
         if (path === basePath) {
+          if (request.method === "GET") {
+            // EventSource reconnects to the URL that started the stream, with the last id it saw
+            const lastEventId = lastEventIdOf(request)
+            if (lastEventId !== "") {
+              const streamId = EventId.streamIdOf(lastEventId)
+              if (streamId === undefined) return Effect.succeed(invalidEventId(lastEventId))
+              return resume(request, streamId)
+            }
+          }
           if (request.method === "POST" || request.method === "GET") return startStream(request)
           return Effect.succeed(methodNotAllowed("POST, GET", basePath))
         }
         if (path.startsWith(`${basePath}/`)) {
-          const streamId = decodeURIComponent(path.slice(basePath.length + 1))
+          const streamId = path.slice(basePath.length + 1)
           if (!EventId.isStreamId(streamId)) return Effect.succeed(notFound(streamId))
           if (request.method === "GET") return resume(request, streamId)
           if (request.method === "DELETE") return cancelRoute(streamId)

@@ -4,6 +4,7 @@
  * `maxDurationMs`, or `producer_lost` when it is interrupted (the handler closing). A `LeaseLost` (cancelled,
  * expired) interrupts the upstream, which closes the client's scope and so aborts its request.
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { LeaseLost, StoreError } from "../ResumableError.ts"
@@ -34,17 +35,48 @@ export const produce = <A, E, R>(
 ): Effect.Effect<void, never, R> => {
   const pump: Effect.Effect<Outcome, never, R> = upstream.pipe(
     Stream.bufferArray({ capacity: "unbounded" }),
-    Stream.runForEachArray((items) => Effect.asVoid(store.append(lease, items.map(settings.encode)))),
+    Stream.runForEachArray((items) =>
+      Effect.suspend((): Effect.Effect<void, LeaseLost | StoreError> => {
+        const events: Array<StoredEvent> = []
+        for (const item of items) {
+          try {
+            events.push(settings.encode(item))
+          } catch (error) {
+            // the items encoded before the one that could not be are kept
+            const kept: Effect.Effect<unknown, LeaseLost | StoreError> =
+              events.length === 0 ? Effect.void : store.append(lease, events)
+            return Effect.andThen(kept, Effect.die(error))
+          }
+        }
+        return Effect.asVoid(store.append(lease, events))
+      }),
+    ),
     Effect.map((): Outcome => ({ _tag: "End", end: endEvent("done") })),
     Effect.catch(
       (error: E | LeaseLost | StoreError): Effect.Effect<Outcome> =>
         Effect.succeed(isStoreFailure(error) ? storeOutcome(error) : { _tag: "End", end: failureEnd(error) }),
+    ),
+    // a defect (the upstream or `encode` threw) ends the stream too: the race must not wait for the timeout
+    Effect.catchCause(
+      (cause): Effect.Effect<Outcome> =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.succeed({ _tag: "End", end: failureEnd(Cause.squash(cause)) }),
     ),
   )
   const renewing: Effect.Effect<Outcome> = Effect.sleep(Math.max(1, Math.floor(settings.leaseMs / 3))).pipe(
     Effect.andThen(store.renew(lease)),
     Effect.forever,
     Effect.catch((error) => Effect.succeed(storeOutcome(error))),
+    Effect.catchCause(
+      (cause): Effect.Effect<Outcome> =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.succeed({
+              _tag: "StoreFailed",
+              error: new StoreError({ reason: "Unavailable", message: String(Cause.squash(cause)), cause }),
+            }),
+    ),
   )
   const timeout: Effect.Effect<Outcome> = Effect.sleep(settings.maxDurationMs).pipe(
     Effect.as<Outcome>({

@@ -1,7 +1,7 @@
 /**
  * Reading the Redis store's replies into entries. Lua replies are arrays of strings and integers on every client;
  * `XREAD` is the one command the store sends outside a script, and clients shape its reply differently (RESP2 an
- * array of `[key, entries]`, node-redis a map or an object keyed by the stream's key): each shape is accepted.
+ * array of `[key, entries]`, node-redis an object keyed by the stream's key, others a `Map`): each shape is accepted.
  */
 import type { EndReason, Entry } from "../../ResumableStore.ts"
 import { END_REASONS } from "../../ResumableStore.ts"
@@ -67,19 +67,35 @@ export const entries = (raw: unknown): Array<Entry> => {
   return raw.map(entry)
 }
 
-/** The entries of an `XREAD` reply for one key: `null` (timed out), or that key's entries in any client's shape. */
-export const xread = (raw: unknown): Array<Entry> => {
+/** An `XREAD` reply over several keys as `[key, raw entries]` pairs, in any client's shape (`null`: none). */
+export const xreadKeys = (raw: unknown): Array<readonly [string, unknown]> => {
   if (raw === null || raw === undefined) return []
-  if (raw instanceof Map) return entries([...raw.values()][0])
-  if (Array.isArray(raw)) {
-    const first = raw[0]
-    if (first === undefined) return []
-    if (Array.isArray(first)) return entries(first[1])
-    if (typeof first === "object" && first !== null && "messages" in first) return entries(first.messages)
-    return corrupt("an XREAD reply of an unknown shape", raw)
+  const pairs: Array<readonly [string, unknown]> = []
+  const add = (key: unknown, value: unknown) => {
+    const name = text(key)
+    if (name === undefined) return corrupt("an XREAD reply with a key that is not a string", raw)
+    pairs.push([name, value])
   }
-  if (typeof raw === "object") return entries(Object.values(raw)[0])
-  return corrupt("an XREAD reply of an unknown shape", raw)
+  if (raw instanceof Map) for (const [key, value] of raw) add(key, value)
+  else if (Array.isArray(raw)) {
+    for (const item of raw) {
+      if (Array.isArray(item)) add(item[0], item[1])
+      else if (typeof item === "object" && item !== null && "name" in item && "messages" in item) {
+        add(item.name, item.messages)
+      } else return corrupt("an XREAD reply of an unknown shape", raw)
+    }
+  } else if (typeof raw === "object") for (const [key, value] of Object.entries(raw)) add(key, value)
+  else return corrupt("an XREAD reply of an unknown shape", raw)
+  return pairs
+}
+
+/** The id of the last entry of a raw `XREAD`/`XRANGE` entry list (for a stream whose fields are not entries). */
+export const lastId = (raw: unknown): string | undefined => {
+  if (!Array.isArray(raw) || raw.length === 0) return undefined
+  const last: unknown = raw[raw.length - 1]
+  if (Array.isArray(last)) return text(last[0])
+  if (typeof last === "object" && last !== null && "id" in last) return text(last.id)
+  return undefined
 }
 
 /** The reply of the `page` script: `["missing"]`, or `[status, remainingLeaseMs, entries]`. */

@@ -202,3 +202,16 @@ return {status, remaining, redis.call('XRANGE', log, ARGV[1], '+', 'COUNT', ARGV
 `,
   },
 ).withReturnType<unknown>()
+
+/**
+ * `wake(key)`: adds an entry to a store instance's wake stream (kept short, expiring after an hour unused), so that
+ * its blocked `XREAD` returns and takes in the readers that came since it was sent.
+ */
+export const wake = Redis.script((key: string) => [key], {
+  numberOfKeys: 1,
+  lua: `
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', '16', '*', 'w', '1')
+redis.call('PEXPIRE', KEYS[1], 3600000)
+return 1
+`,
+}).withReturnType<unknown>()

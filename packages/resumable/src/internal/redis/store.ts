@@ -1,16 +1,17 @@
 /**
  * The Redis store: one meta hash and one Redis stream per resumable stream, written by Lua scripts (one `EVALSHA` per
  * batch, renewal, end or cancel), replayed by a `page` script (`XRANGE` with a `COUNT`, and the lease check) and
- * followed live by `XREAD BLOCK` on a connection reserved for the reader, blocking at most until the producer's lease
- * would expire: then the next page notices the expiry and stores `producer_lost`, once, atomically.
+ * followed live through the instance's one `XREAD BLOCK` (`follow.ts`); a live reader waits at most until the
+ * producer's lease would expire: then the next page notices the expiry and stores `producer_lost`, once, atomically.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redis from "effect/persistence/Redis"
-import * as Scope from "effect/Scope"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { LeaseLost, StoreError, StreamExists, StreamNotFound } from "../../ResumableError.ts"
 import { type Entry, endEvent, type Lease, type ResumableStore, type StoredEvent } from "../../ResumableStore.ts"
+import { makeFollower } from "./follow.ts"
 import * as Reply from "./reply.ts"
 import * as Scripts from "./scripts.ts"
 
@@ -40,8 +41,10 @@ export interface RedisCommandCounts {
   readonly cancel: number
   /** `EVALSHA` of `page` (one per replayed page, and one per blocking read that timed out). */
   readonly page: number
-  /** `XREAD BLOCK` on reserved connections. */
+  /** `XREAD BLOCK` on the store's reserved connection (one per wake-up, for all its live readers). */
   readonly xread: number
+  /** `EVALSHA` of `wake` (a reader that came while the `XREAD` was blocked, and not covered by it). */
+  readonly wake: number
 }
 
 /** The names of a stream's two keys. */
@@ -88,7 +91,16 @@ export const makeRedisStore = (
     const defaultPageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE)
     const maxBlockMs = Math.max(1, options.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS)
     const keys = (streamId: string) => streamKeys(prefix, streamId)
-    const counts: Record<Kind, number> = { create: 0, append: 0, renew: 0, finish: 0, cancel: 0, page: 0, xread: 0 }
+    const counts: Record<Kind, number> = {
+      create: 0,
+      append: 0,
+      renew: 0,
+      finish: 0,
+      cancel: 0,
+      page: 0,
+      xread: 0,
+      wake: 0,
+    }
     let closed = false
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
@@ -131,6 +143,16 @@ export const makeRedisStore = (
       })
 
     const evalScript = redis.eval
+
+    const follower = yield* makeFollower({
+      redis,
+      wakeKey: `${prefix}wake:${crypto.randomUUID()}`,
+      pageSize: defaultPageSize,
+      blockMs: maxBlockMs,
+      closed: closedError,
+      failed,
+      command,
+    })
 
     const lost = (lease: Lease, reason: LeaseLost["reason"]): LeaseLost =>
       new LeaseLost({
@@ -256,22 +278,8 @@ export const makeRedisStore = (
     const read: Service["read"] = (streamId, afterSeq, readOptions) =>
       Stream.unwrap(
         Effect.gen(function* () {
-          const scope = yield* Effect.scope
           const { meta, log } = keys(streamId)
           const pageSize = Math.max(1, Math.floor(readOptions?.pageSize ?? defaultPageSize))
-          let connection: Redis.Connection | undefined
-          const reserved = Effect.suspend(() =>
-            connection !== undefined
-              ? Effect.succeed(connection)
-              : Scope.provide(redis.reserve, scope).pipe(
-                  Effect.tap((c) =>
-                    Effect.sync(() => {
-                      connection = c
-                    }),
-                  ),
-                  Effect.mapError(failed("reserving a connection")),
-                ),
-          )
 
           interface Cursor {
             readonly seq: number
@@ -306,30 +314,14 @@ export const makeRedisStore = (
             )
 
           const follow = (cursor: Cursor & { readonly blockMs: number }): Effect.Effect<Page, StoreError> =>
-            Effect.flatMap(reserved, (c) =>
-              command(
-                "xread",
-                c.send(
-                  "XREAD",
-                  "COUNT",
-                  String(pageSize),
-                  "BLOCK",
-                  String(cursor.blockMs),
-                  "STREAMS",
-                  log,
-                  `0-${cursor.seq}`,
-                ),
-                Reply.xread,
-              ),
-            ).pipe(
-              // Entries: keep following (the end entry stops the stream). None: the block timed out, so the next
-              // page checks the lease (storing producer_lost if it expired) and says how long to block again.
-              Effect.map(
-                (entries): Page =>
-                  entries.length > 0
-                    ? next(cursor, entries, cursor.blockMs)
-                    : [[], Option.some({ seq: cursor.seq, blockMs: undefined })],
-              ),
+            Effect.map(
+              follower.next(log, cursor.seq, cursor.blockMs),
+              // Entries: keep following (the end entry stops the stream). None: the wait timed out, so the next
+              // page checks the lease (storing producer_lost if it expired) and says how long to wait again.
+              (entries): Page =>
+                entries.length > 0
+                  ? next(cursor, entries, cursor.blockMs)
+                  : [[], Option.some({ seq: cursor.seq, blockMs: undefined })],
             )
 
           return Stream.paginate(

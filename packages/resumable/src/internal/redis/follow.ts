@@ -1,0 +1,197 @@
+/**
+ * The live side of the Redis store: one `XREAD BLOCK` per store instance, over every stream its readers wait on, on
+ * one reserved connection (not one per reader: a thousand live readers cost one connection and one command per
+ * wake-up). A reader registers the stream and the last seq it has; the loop reads every registered stream after the
+ * lowest seq waited on, and hands each reader the entries after its own seq. A reader that registers while the read is
+ * blocked and not covered by it wakes it by adding to the instance's wake stream (`<prefix>wake:<instance>`), which
+ * the read includes; nothing is missed, since the read asks for the wake stream's entries after the last one it saw.
+ */
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import type * as Redis from "effect/persistence/Redis"
+import type * as Scope from "effect/Scope"
+import type { StoreError } from "../../ResumableError.ts"
+import type { Entry } from "../../ResumableStore.ts"
+import * as Reply from "./reply.ts"
+import * as Scripts from "./scripts.ts"
+
+/** Waits for the entries of one stream after a seq. */
+export interface Follower {
+  /**
+   * The entries of `log` after `after`, as soon as there are some (at most `count`), or `[]` after `timeoutMs`
+   * (then the caller checks the lease). Interrupting it unregisters the reader.
+   */
+  readonly next: (log: string, after: number, timeoutMs: number) => Effect.Effect<ReadonlyArray<Entry>, StoreError>
+  /** How many readers wait right now. */
+  readonly waiting: () => number
+}
+
+interface Waiter {
+  readonly after: number
+  readonly done: Deferred.Deferred<ReadonlyArray<Entry>, StoreError>
+}
+
+/** What the follower needs of its store. */
+export interface FollowerOptions {
+  readonly redis: Redis.Redis["Service"]
+  /** This instance's wake stream. */
+  readonly wakeKey: string
+  /** At most this many entries per stream per read. */
+  readonly pageSize: number
+  /** The longest one `XREAD BLOCK` waits, in ms. */
+  readonly blockMs: number
+  /** The failure of the readers still waiting when the store closes. */
+  readonly closed: () => StoreError
+  /** A failure as `StoreError` (`Closed` once the store is closed). */
+  readonly failed: (what: string) => (cause: Redis.RedisError | Reply.CorruptReply) => StoreError
+  /** Runs one counted command, its failure (or a reply `parse` cannot read) as `StoreError`. */
+  readonly command: <A>(
+    kind: "xread" | "wake",
+    run: Effect.Effect<unknown, Redis.RedisError>,
+    parse: (reply: unknown) => A,
+  ) => Effect.Effect<A, StoreError>
+}
+
+/** The follower, its loop running in the scope (closing it fails the waiting readers, through `command`). */
+export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { redis, wakeKey, pageSize, blockMs, command } = options
+    const waiting = new Map<string, Set<Waiter>>()
+    let readers = 0
+    /** The streams (and seqs) of the read in flight; `undefined` while the loop is idle. */
+    let inFlight: Map<string, number> | undefined
+    let wakeLastId = "0-0"
+    let wakePending = false
+    let wakeUsed = false
+    let idle = Deferred.makeUnsafe<void>()
+
+    const remove = (log: string, waiter: Waiter): void => {
+      const set = waiting.get(log)
+      if (set === undefined || !set.delete(waiter)) return
+      readers--
+      if (set.size === 0) waiting.delete(log)
+    }
+
+    const failAll = (error: StoreError): void => {
+      for (const [log, set] of waiting) {
+        for (const waiter of set) {
+          remove(log, waiter)
+          Deferred.doneUnsafe(waiter.done, Exit.fail(error))
+        }
+      }
+    }
+
+    /** A read's reply as each stream's entries (or why they could not be read); notes the wake stream's last id. */
+    const parse = (reply: unknown): Array<readonly [string, ReadonlyArray<Entry> | StoreError]> => {
+      const out: Array<readonly [string, ReadonlyArray<Entry> | StoreError]> = []
+      for (const [key, raw] of Reply.xreadKeys(reply)) {
+        if (key === wakeKey) {
+          wakeLastId = Reply.lastId(raw) ?? wakeLastId
+          continue
+        }
+        try {
+          out.push([key, Reply.entries(raw)])
+        } catch (cause) {
+          const error = cause instanceof Reply.CorruptReply ? cause : new Reply.CorruptReply(String(cause))
+          out.push([key, options.failed(`XREAD of ${key}`)(error)])
+        }
+      }
+      return out
+    }
+
+    /** Hands each waiter of the read's streams the entries after its own seq (or the stream's failure). */
+    const deliver = (streams: Array<readonly [string, ReadonlyArray<Entry> | StoreError]>): void => {
+      for (const [key, entries] of streams) {
+        const set = waiting.get(key)
+        if (set === undefined) continue
+        for (const waiter of set) {
+          if (!Array.isArray(entries)) {
+            remove(key, waiter)
+            Deferred.doneUnsafe(waiter.done, Exit.fail(entries as StoreError))
+            continue
+          }
+          const mine = entries.filter((entry) => entry.seq > waiter.after)
+          if (mine.length === 0) continue
+          remove(key, waiter)
+          Deferred.doneUnsafe(waiter.done, Exit.succeed(mine))
+        }
+      }
+    }
+
+    const readOnce = Effect.gen(function* () {
+      const streams = new Map<string, number>()
+      for (const [log, set] of waiting) {
+        let lowest = Number.POSITIVE_INFINITY
+        for (const waiter of set) lowest = Math.min(lowest, waiter.after)
+        streams.set(log, lowest)
+      }
+      inFlight = streams
+      wakePending = false
+      const keys = [wakeKey, ...streams.keys()]
+      const ids = [wakeLastId, ...[...streams.values()].map((seq) => `0-${seq}`)]
+      const read = yield* Effect.scoped(
+        Effect.flatMap(Effect.mapError(redis.reserve, options.failed("reserving a connection")), (connection) =>
+          command(
+            "xread",
+            connection.send("XREAD", "COUNT", String(pageSize), "BLOCK", String(blockMs), "STREAMS", ...keys, ...ids),
+            parse,
+          ),
+        ),
+      )
+      deliver(read)
+    }).pipe(
+      // Redis failed (or the store closed): every waiting reader fails; the next read starts afresh.
+      Effect.catch((error: StoreError) => Effect.sync(() => failAll(error)).pipe(Effect.andThen(Effect.sleep(50)))),
+    )
+
+    const loop = Effect.gen(function* () {
+      while (true) {
+        if (waiting.size === 0) {
+          inFlight = undefined
+          yield* Deferred.await(idle)
+          idle = Deferred.makeUnsafe<void>()
+          continue
+        }
+        yield* readOnce
+      }
+    })
+    yield* Effect.forkScoped(loop)
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => failAll(options.closed())).pipe(
+        // the wake stream would expire by itself; a store that closes takes it away at once
+        Effect.andThen(Effect.suspend(() => (wakeUsed ? Effect.ignore(redis.send("DEL", wakeKey)) : Effect.void))),
+      ),
+    )
+
+    /** Registers a waiter; wakes the loop (in process when idle, through Redis when its read does not cover it). */
+    const register = (log: string, waiter: Waiter): Effect.Effect<void, StoreError> =>
+      Effect.suspend(() => {
+        const set = waiting.get(log) ?? new Set<Waiter>()
+        waiting.set(log, set)
+        set.add(waiter)
+        readers++
+        if (inFlight === undefined) {
+          Deferred.doneUnsafe(idle, Exit.void)
+          return Effect.void
+        }
+        const covered = inFlight.get(log)
+        if ((covered !== undefined && covered <= waiter.after) || wakePending) return Effect.void
+        wakePending = true
+        wakeUsed = true
+        return command("wake", redis.eval(Scripts.wake)(wakeKey), () => undefined)
+      })
+
+    const next: Follower["next"] = (log, after, timeoutMs) =>
+      Effect.suspend(() => {
+        const waiter: Waiter = { after, done: Deferred.makeUnsafe() }
+        return register(log, waiter).pipe(
+          Effect.andThen(Effect.timeoutOption(Deferred.await(waiter.done), timeoutMs)),
+          Effect.map(Option.getOrElse((): ReadonlyArray<Entry> => [])),
+          Effect.ensuring(Effect.sync(() => remove(log, waiter))),
+        )
+      })
+
+    return { next, waiting: () => readers }
+  })
