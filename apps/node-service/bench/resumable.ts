@@ -248,11 +248,7 @@ if (skip !== undefined) {
   print("memory store, no reader drops (each instance its own streams)", memory)
   const redis = await startRedis()
   try {
-    const shared = await run(
-      { ...common, REDIS_URL: redis.url, REDIS_MAX_CONNECTIONS: String(STREAMS + 50) },
-      0.2,
-      redis.port,
-    )
+    const shared = await run({ ...common, REDIS_URL: redis.url }, 0.2, redis.port)
     print("one Redis, 20% of the readers drop and resume on the other instance", shared)
     const perToken = (r: RunResult) => (r.cpuMs[0]! + r.cpuMs[1]!) / (r.tokens[0]! + r.tokens[1]!)
     console.log(

@@ -12,8 +12,8 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 
 /**
- * How many connections to Redis an instance opens at most: each live reader holds one while it waits for the next
- * event, besides the producers' writes.
+ * How many connections to Redis an instance opens at most (its pool: the producers' writes, the replays, and the one
+ * reserved connection on which the store follows every live stream).
  *
  * @since 0.3.0
  */
@@ -37,6 +37,10 @@ export const redisStore = (
         import("@friendli-stream/resumable"),
         import("@effect/platform-node/NodeRedis"),
       ])
-      return RedisStore.layer().pipe(Layer.provide(NodeRedis.layer({ url: Redacted.value(url), maxConnections: maxConnections ?? DEFAULT_REDIS_CONNECTIONS })))
+      return RedisStore.layer().pipe(
+        Layer.provide(
+          NodeRedis.layer({ url: Redacted.value(url), maxConnections: maxConnections ?? DEFAULT_REDIS_CONNECTIONS }),
+        ),
+      )
     }),
   )

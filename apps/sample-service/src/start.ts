@@ -36,7 +36,7 @@ export interface AppOptions {
    * @since 0.3.0
    */
   readonly redisUrl?: Redacted.Redacted<string> | undefined
-  /** At most this many connections to Redis (default 64): each live reader holds one while it waits. @since 0.3.0 */
+  /** At most this many connections to Redis in the instance's pool (default 64). @since 0.3.0 */
   readonly redisMaxConnections?: number | undefined
   /** A stream producer's lease in milliseconds (default 15 000). @since 0.3.0 */
   readonly leaseMs?: number | undefined
@@ -129,7 +129,8 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
   })
   const streams = makeStreams(client, {
     defaultModel: options.model,
-    store: options.redisUrl === undefined ? undefined : runtime.redisStore?.(options.redisUrl, options.redisMaxConnections),
+    store:
+      options.redisUrl === undefined ? undefined : runtime.redisStore?.(options.redisUrl, options.redisMaxConnections),
     leaseMs: options.leaseMs,
     retentionMs: options.retentionMs,
   })
