@@ -97,4 +97,27 @@ describe("ResumableHandler lifecycle", () => {
       await h.close()
     }
   })
+
+  it("stops only the reader that goes away: the stream and its other readers go on", async () => {
+    const h = await startHarness({ retentionMs: 60_000 })
+    try {
+      const prompt = uniquePrompt("one reader leaves")
+      const response = await post(h, { prompt, max_tokens: 50, faults: "stall:2,keepalive:50" })
+      const url = streamUrl(h, response)
+      const staying = eventsOf(response)
+      const controller = new AbortController()
+      const leaving = await resume(url, undefined, controller.signal)
+      await until("both readers to wait", async () => (await h.size()).waitingReaders === 2)
+      controller.abort()
+      await leaving.body?.cancel().catch(() => {})
+      await until("the reader that left to stop", async () => (await h.size()).waitingReaders === 1)
+      assert.equal(upstreamOf(h.mock, prompt).outcome, "pending", "the upstream goes on")
+      assert.equal((await fetch(url, { method: "DELETE" })).status, 200)
+      const events = await staying
+      assert.equal(codeOf(events.at(-1)?.data), "cancelled")
+      await until("no reader to wait", async () => (await h.size()).waitingReaders === 0)
+    } finally {
+      await h.close()
+    }
+  })
 })
