@@ -118,7 +118,7 @@ export const makeRedisStore = (
           ? new StoreError({ reason: "Corrupt", message: `Redis answered ${what} with ${cause.message}.`, cause })
           : new StoreError({
               reason: "Unavailable",
-              message: `Redis failed on ${what}: ${String(cause.cause)}. Check that Redis is reachable.`,
+              message: `Redis failed on ${what}: ${String(cause.cause)}. Check that Redis is reachable, and that nothing else writes under the key prefix.`,
               cause,
             })
 
