@@ -7,12 +7,15 @@
  *     curl -N localhost:3000/v1/stream -d '{"prompt":"Once upon a time"}'
  *
  * Without `FRIENDLI_TOKEN` it serves the mock Friendli endpoint in-process and streams from it; with a token it
- * streams from Friendli (or from `FRIENDLI_BASE_URL`, any OpenAI-compatible server).
+ * streams from Friendli (or from `FRIENDLI_BASE_URL`, any OpenAI-compatible server). Every stream is resumable
+ * (`GET /v1/stream/<id>` with `Last-Event-ID`, `DELETE` to cancel); with `REDIS_URL` the streams are kept in Redis,
+ * shared by every instance on it.
  *
  * @since 0.1.0
  */
 import { createClient } from "@friendli-stream/bun"
 import { type AppOptions, banner, optionsFromEnv, type RunningApp, startSample } from "@friendli-stream/sample-service"
+import { redisStore } from "@friendli-stream/sample-service/redis"
 import { serveBun } from "@friendli-stream/testing/bun"
 
 export type { AppOptions, RunningApp } from "@friendli-stream/sample-service"
@@ -33,6 +36,7 @@ export const startApp = (options: AppOptions = {}): Promise<RunningApp> =>
       name: "Bun",
       defaultPort: 3000,
       createClient,
+      redisStore,
       serveMock: serveBun,
       listen: (fetch, { port, hostname }) => {
         // Bun closes a connection idle for 10 s by default; a model may think longer than that before its first token.

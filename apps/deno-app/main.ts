@@ -7,12 +7,15 @@
  *     curl -N localhost:8000/v1/stream -d '{"prompt":"Once upon a time"}'
  *
  * Without `FRIENDLI_TOKEN` it serves the mock Friendli endpoint in-process and streams from it; with a token it
- * streams from Friendli (or from `FRIENDLI_BASE_URL`, any OpenAI-compatible server).
+ * streams from Friendli (or from `FRIENDLI_BASE_URL`, any OpenAI-compatible server). Every stream is resumable
+ * (`GET /v1/stream/<id>` with `Last-Event-ID`, `DELETE` to cancel); with `REDIS_URL` the streams are kept in Redis,
+ * shared by every instance on it.
  *
  * @since 0.1.0
  */
 import { createClient } from "@friendli-stream/deno"
 import { type AppOptions, banner, optionsFromEnv, type RunningApp, startSample } from "@friendli-stream/sample-service"
+import { redisStore } from "@friendli-stream/sample-service/redis"
 import { serveDeno } from "@friendli-stream/testing/deno"
 
 export type { AppOptions, RunningApp } from "@friendli-stream/sample-service"
@@ -33,6 +36,7 @@ export const startApp = (options: AppOptions = {}): Promise<RunningApp> =>
       name: "Deno",
       defaultPort: 8000,
       createClient,
+      redisStore,
       serveMock: serveDeno,
       listen: (handler, { port, hostname }) => {
         const server = Deno.serve({ port, hostname, onListen: () => {} }, handler)

@@ -1,8 +1,7 @@
 /**
  * The service's Web handler (`Request` in, `Response` out, nothing else): the routes, the request parsing, the usage
- * text and the JSON errors; the stream itself is the stream handle's `toResponse()`.
+ * text and the JSON errors; the streams themselves are the resumable handler's (streams.ts).
  */
-import type { PromiseClient } from "@friendli-stream/client"
 
 /**
  * The model of requests that name none, unless the app is given another.
@@ -77,50 +76,43 @@ export const readStreamRequest = async (
 const usage = (
   runtime: string,
   origin: string,
-): string => `friendli-stream on ${runtime}: streams a completion as server-sent events.
+): string => `friendli-stream on ${runtime}: streams a completion as server-sent events that a dropped reader resumes.
 
   POST /v1/stream  {"prompt": "Once upon a time", "max_tokens": 32, "model": "..."}
   GET  /v1/stream?prompt=Once+upon+a+time&max_tokens=32
+       start a stream: every event has an id:, the answer a Location: /v1/stream/<id>
+  GET  /v1/stream/<id>   with Last-Event-ID: the events after it, then the live ones, then the end
+                         without it: the whole stream from its first event (204 when nothing follows)
+  DELETE /v1/stream/<id> cancel it: its readers get a cancelled end
 
   curl -N ${origin}/v1/stream -d '{"prompt":"Once upon a time"}'
+  curl -N -H 'Last-Event-ID: <id of the last event you got>' ${origin}/v1/stream/<id>
+  curl -X DELETE ${origin}/v1/stream/<id>
 `
 
 /**
- * The service's request handler: `GET /` (usage), `POST /v1/stream` and `GET /v1/stream?prompt=` (the completion
- * as server-sent events, `data: {chunk}` … `data: [DONE]`). A bad request is a 400 JSON error; a failure before the
- * first chunk a JSON error too, one after it an `event: error` in the stream (the stream handle's `toResponse()`).
- * A client that goes away aborts the request to the model server.
+ * The service's request handler: `GET /` (usage), and the resumable streams under `/v1/stream` (`streams`, from
+ * `makeStreams`): `POST /v1/stream` and `GET /v1/stream?prompt=` start one (`data: {chunk}` … `data: [DONE]`, each
+ * event with its `id:`, the answer with its `Location`), `GET /v1/stream/<id>` resumes it with `Last-Event-ID` (or
+ * replays it), `DELETE /v1/stream/<id>` cancels it. A bad request is a 400 JSON error; an unknown path a 404, a wrong
+ * method a 405, as JSON.
  *
  * @since 0.1.0
  */
 export const makeHandler =
-  (
-    client: PromiseClient,
-    { runtime, defaultModel = DEFAULT_MODEL }: { readonly runtime: string; readonly defaultModel?: string | undefined },
-  ) =>
+  (streams: { readonly fetch: (request: Request) => Promise<Response> }, { runtime }: { readonly runtime: string }) =>
   async (request: Request): Promise<Response> => {
     const url = new URL(request.url)
     if (url.pathname === "/") {
       if (request.method !== "GET") return jsonError(405, "Use GET /.", undefined, { allow: "GET" })
       return new Response(usage(runtime, url.origin), { headers: { "content-type": "text/plain; charset=utf-8" } })
     }
-    if (url.pathname !== "/v1/stream") {
-      return jsonError(404, `No route ${url.pathname}: use POST /v1/stream.`, "not_found")
+    if (url.pathname === "/v1/stream") {
+      if (request.method !== "POST" && request.method !== "GET") {
+        return jsonError(405, "Use POST (or GET) /v1/stream.", undefined, { allow: "GET, POST" })
+      }
+      return await streams.fetch(request)
     }
-    if (request.method !== "POST" && request.method !== "GET") {
-      return jsonError(405, "Use POST (or GET) /v1/stream.", undefined, { allow: "GET, POST" })
-    }
-    const input = await readStreamRequest(request)
-    if (typeof input === "string") return jsonError(400, input)
-    const stream = client.completions.stream(
-      {
-        model: input.model ?? defaultModel,
-        prompt: input.prompt,
-        max_tokens: input.max_tokens,
-        stream: true,
-        stream_options: { include_usage: true },
-      },
-      { signal: request.signal },
-    )
-    return await stream.toResponse()
+    if (url.pathname.startsWith("/v1/stream/")) return await streams.fetch(request)
+    return jsonError(404, `No route ${url.pathname}: use POST /v1/stream.`, "not_found")
   }

@@ -1,5 +1,5 @@
 /**
- * The HTTP service of the Deno and Bun samples, on Web standards only (`Request` in, `Response` out), so that any
+ * The HTTP service of the Node, Deno and Bun samples, on Web standards only (`Request` in, `Response` out), so that any
  * runtime serves it: `GET /` (usage), `POST /v1/stream` and `GET /v1/stream?prompt=` (the completion as
  * server-sent events). Each sample's `main.ts` brings only what is its runtime's: the adapter's client, how the mock
  * and the app are served, the environment and the signals.
@@ -12,3 +12,4 @@
  */
 export * from "./handler.ts"
 export * from "./start.ts"
+export * from "./streams.ts"

@@ -2,9 +2,14 @@
  * Starting a sample: the mock when there is no token, the client, the server, and closing them in order. What is a
  * runtime's own (its adapter's `createClient`, how it serves the mock, its HTTP server) comes in as functions.
  */
+
 import type { PromiseClient } from "@friendli-stream/client"
+import type { ResumableStore } from "@friendli-stream/resumable"
 import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-stream/testing"
+import type * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { makeHandler } from "./handler.ts"
+import { makeStreams } from "./streams.ts"
 
 /**
  * Where a sample listens and where it streams from.
@@ -12,7 +17,7 @@ import { makeHandler } from "./handler.ts"
  * @since 0.1.0
  */
 export interface AppOptions {
-  /** Default: the sample's own (8000 on Deno, 3000 on Bun); 0 picks a free port. */
+  /** Default: the sample's own (8000 on Deno, 3000 on Bun, 8080 on Node); 0 picks a free port. */
   readonly port?: number | undefined
   /** Default `127.0.0.1`. */
   readonly hostname?: string | undefined
@@ -24,6 +29,19 @@ export interface AppOptions {
   readonly model?: string | undefined
   /** The embedded mock's pacing (a fault spec); default the mock's `LIVE_PACING`. */
   readonly mockFaults?: string | undefined
+  /**
+   * A Redis (`redis://[:password@]host:port`, redacted: it may hold a password) to keep the streams in, so that
+   * every instance on it serves every stream; default none: the streams are kept in this process's memory.
+   *
+   * @since 0.3.0
+   */
+  readonly redisUrl?: Redacted.Redacted<string> | undefined
+  /** At most this many connections to Redis in the instance's pool (default 64). @since 0.3.0 */
+  readonly redisMaxConnections?: number | undefined
+  /** A stream producer's lease in milliseconds (default 15 000). @since 0.3.0 */
+  readonly leaseMs?: number | undefined
+  /** How long an ended stream can be resumed, in milliseconds (default 600 000). @since 0.3.0 */
+  readonly retentionMs?: number | undefined
 }
 
 /**
@@ -38,8 +56,22 @@ export interface RunningApp {
   readonly mock: MockFriendli | undefined
   /** The mock's own URL, when there is one. */
   readonly mockUrl: string | undefined
+  /** Where the streams are kept: in this process's memory, or in Redis. @since 0.3.0 */
+  readonly store: "memory" | "redis"
   /** Stops listening, ends the streams in flight and closes the client and the mock. */
   close(): Promise<void>
+}
+
+/**
+ * A sample's server once it listens: its port, and how to stop it.
+ *
+ * @since 0.3.0
+ */
+export interface Listening {
+  /** The port it listens on. */
+  readonly port: number
+  /** Stops listening and closes its connections. */
+  stop(): Promise<void>
 }
 
 /**
@@ -48,7 +80,7 @@ export interface RunningApp {
  * @since 0.1.0
  */
 export interface SampleRuntime {
-  /** The runtime's name, in the usage text: `"Deno"`, `"Bun"`. */
+  /** The runtime's name, in the usage text: `"Deno"`, `"Bun"`, `"Node"`. */
   readonly name: string
   /** The port when the options name none. */
   readonly defaultPort: number
@@ -56,11 +88,23 @@ export interface SampleRuntime {
   readonly createClient: (options: { readonly token: string; readonly baseURL?: string }) => PromiseClient
   /** Serves the mock on a free port of 127.0.0.1 (`serveDeno`, `serveBun`). */
   readonly serveMock: (mock: MockFriendli) => Promise<{ readonly url: string; close(): Promise<void> }>
-  /** Serves `handler` on `port` (0: a free one) of `hostname`: the port it listens on, and how to stop it. */
+  /**
+   * Serves `handler` on `port` (0: a free one) of `hostname`: the port it listens on, and how to stop it (at once,
+   * or once it listens, as `node:http` does).
+   */
   readonly listen: (
     handler: (request: Request) => Promise<Response>,
     address: { readonly port: number; readonly hostname: string },
-  ) => { readonly port: number; stop(): Promise<void> }
+  ) => Listening | Promise<Listening>
+  /**
+   * The Redis store at a URL, for `redisUrl` (`redisStore` from `@friendli-stream/sample-service/redis`); without it
+   * the sample keeps its streams in memory and refuses a `redisUrl`.
+   *
+   * @since 0.3.0
+   */
+  readonly redisStore?:
+    | ((url: Redacted.Redacted<string>, maxConnections?: number) => Layer.Layer<ResumableStore, unknown>)
+    | undefined
 }
 
 /**
@@ -70,6 +114,11 @@ export interface SampleRuntime {
  * @since 0.1.0
  */
 export const startSample = async (runtime: SampleRuntime, options: AppOptions = {}): Promise<RunningApp> => {
+  if (options.redisUrl !== undefined && runtime.redisStore === undefined) {
+    throw new Error(
+      `REDIS_URL is set, but the ${runtime.name} sample has no Redis store: unset it to keep streams in memory.`,
+    )
+  }
   const mock =
     options.token === undefined ? createMockFriendli({ faults: options.mockFaults ?? LIVE_PACING }) : undefined
   const mockServer = mock === undefined ? undefined : await runtime.serveMock(mock)
@@ -78,8 +127,26 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     token: options.token ?? "demo-token",
     ...(baseURL === undefined ? {} : { baseURL }),
   })
+  const streams = makeStreams(client, {
+    defaultModel: options.model,
+    store:
+      options.redisUrl === undefined ? undefined : runtime.redisStore?.(options.redisUrl, options.redisMaxConnections),
+    leaseMs: options.leaseMs,
+    retentionMs: options.retentionMs,
+  })
+  if (options.redisUrl !== undefined) {
+    // Reach the store now, not at the first request: a stream id no one has is a 404 from a store that answers.
+    const probe = await streams.fetch(new Request("http://localhost/v1/stream/AAAAAAAAAAAAAAAAAAAAAA"))
+    const answer = await probe.text()
+    if (probe.status !== 404) {
+      await streams.close().catch(() => {})
+      await client.close()
+      await mockServer?.close()
+      throw new Error(`The Redis store (REDIS_URL) cannot be used: ${probe.status} ${answer}`)
+    }
+  }
   const hostname = options.hostname ?? "127.0.0.1"
-  const server = runtime.listen(makeHandler(client, { runtime: runtime.name, defaultModel: options.model }), {
+  const server = await runtime.listen(makeHandler(streams, { runtime: runtime.name }), {
     port: options.port ?? runtime.defaultPort,
     hostname,
   })
@@ -87,8 +154,11 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${server.port}`,
     mock,
     mockUrl: mockServer?.url,
+    store: options.redisUrl === undefined ? "memory" : "redis",
     close: async () => {
-      // Closing the client ends every stream in flight, so that the server can shut down.
+      // Closing the streams ends every stream in flight (producer_lost) and its readers, so that the server can shut
+      // down; then the client, its connections and the store go.
+      await streams.close()
       await client.close()
       await mockServer?.close()
       await server.stop()
@@ -98,19 +168,35 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
 
 /**
  * A sample's options from its environment: `PORT`, `HOST`, `FRIENDLI_TOKEN`, `FRIENDLI_BASE_URL`,
- * `FRIENDLI_MODEL`; an empty variable counts as unset.
+ * `FRIENDLI_MODEL`, `REDIS_URL`, `REDIS_MAX_CONNECTIONS`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS` and `MOCK_FAULTS` (the embedded
+ * mock's faults); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
+ * throws an error naming the variable.
  *
  * @since 0.1.0
  */
 export const optionsFromEnv = (env: (name: string) => string | undefined): AppOptions => {
   const get = (name: string) => env(name) || undefined
-  const port = get("PORT")
+  const whole = (name: string, min: number) => {
+    const text = get(name)
+    if (text === undefined) return undefined
+    const value = Number(text)
+    if (!Number.isInteger(value) || value < min) {
+      throw new Error(`${name}=${JSON.stringify(text)} is not a whole number from ${min} on.`)
+    }
+    return value
+  }
+  const redisUrl = get("REDIS_URL")
   return {
-    ...(port === undefined ? {} : { port: Number(port) }),
+    port: whole("PORT", 0),
     hostname: get("HOST"),
     token: get("FRIENDLI_TOKEN"),
     baseURL: get("FRIENDLI_BASE_URL"),
     model: get("FRIENDLI_MODEL"),
+    mockFaults: get("MOCK_FAULTS"),
+    redisUrl: redisUrl === undefined ? undefined : Redacted.make(redisUrl),
+    redisMaxConnections: whole("REDIS_MAX_CONNECTIONS", 1),
+    leaseMs: whole("RESUMABLE_LEASE_MS", 1),
+    retentionMs: whole("RESUMABLE_RETENTION_MS", 1),
   }
 }
 
@@ -124,4 +210,5 @@ export const banner = (app: RunningApp, name: string): string =>
     ...(app.mockUrl === undefined ? [] : [`No FRIENDLI_TOKEN: streaming from the embedded mock at ${app.mockUrl}`]),
     `friendli ${name} listening on ${app.url}`,
     `try: curl -N ${app.url}/v1/stream -d '{"prompt":"Once upon a time"}'`,
+    `resume: curl -N -H 'Last-Event-ID: <the last id: you got>' ${app.url}/v1/stream/<id>  (streams kept in ${app.store === "memory" ? "memory" : "Redis (REDIS_URL)"})`,
   ].join("\n")

@@ -25,6 +25,7 @@ import type * as Apis from "./internal/apis.ts"
 import { apis } from "./internal/apis.ts"
 import { promiseClientOf } from "./internal/clients.ts"
 import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/globals.ts"
+import { errorResponse as makeErrorResponse } from "./internal/response.ts"
 
 /**
  * An `AbortSignal`, typed structurally (any runtime's `AbortSignal` fits).
@@ -126,6 +127,24 @@ export interface StreamHandle<A, F> extends AsyncIterable<A> {
   /** Whether the request was aborted. @since 0.1.0 */
   readonly aborted: boolean
 }
+
+/**
+ * A stream's failure before its first item as the JSON error `toResponse()` answers with, for a service that reads
+ * the stream itself (e.g. peeks at its first item, then stores it): `{ "error": { "message", "type", "code" } }`
+ * with the status that says whose fault it was (the table of `toResponse()`), and `Retry-After` when passed on.
+ *
+ * @example
+ * const iterator = handle[Symbol.asyncIterator]()
+ * try {
+ *   await iterator.next()
+ * } catch (error) {
+ *   return errorResponse(error)
+ * }
+ *
+ * @since 0.3.0
+ */
+export const errorResponse = (error: unknown, init?: StreamResponseInit): HttpResponse =>
+  makeErrorResponse(error, init?.headers)
 
 /**
  * The handle a Promise stream returns: a {@link StreamHandle}, or the API's own handle with its name for

@@ -250,7 +250,12 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
     if (how._tag === "Aborted" && !this.controller.signal.aborted) this.controller.abort(how.reason)
     const scope = this.scope
     this.scope = undefined
-    if (scope !== undefined) await this.runtime.runPromise(Scope.close(scope, Exit.void))
+    if (scope !== undefined) {
+      // Closing the connection fails only with the interruption an abort caused (seen on Deno when the request is
+      // aborted mid-read): nothing waits for it, and it must neither reject abort()'s promise unhandled nor leave
+      // `finished` unsettled.
+      await this.runtime.runPromise(Scope.close(scope, Exit.void)).catch(() => {})
+    }
     if (how._tag === "Done") {
       try {
         this.resolveFinished(this.acc.result())
