@@ -4,8 +4,9 @@
  * location resumes it (`Last-Event-ID`) or replays it, `DELETE` cancels it. The store is the memory store, or the one
  * the app is given (Redis).
  */
-import { ResumableHandler, type ResumableStore } from "@friendli-stream/resumable"
+
 import { errorResponse, type PromiseClient } from "@friendli-stream/client"
+import { ResumableHandler, type ResumableStore } from "@friendli-stream/resumable"
 import type * as Layer from "effect/Layer"
 import { DEFAULT_MODEL, jsonError, readStreamRequest } from "./handler.ts"
 

@@ -9,6 +9,8 @@
  * What the object adds: a `Last-Event-ID` past the stream's last event is a 400 (a reader would otherwise wait for an
  * event that was never sent), `DELETE` aborts the upstream request at once, and `recover`/`alarm` (sqliteStore.ts).
  */
+
+import type { PromiseClient } from "@friendli-stream/client"
 import type { DeploymentKind } from "@friendli-stream/core"
 import {
   type CreateOptions,
@@ -17,7 +19,6 @@ import {
   ResumableHandler,
   ResumableStore,
 } from "@friendli-stream/resumable"
-import type { PromiseClient } from "@friendli-stream/client"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
