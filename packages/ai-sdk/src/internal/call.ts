@@ -12,11 +12,9 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from "@friendli-stream/client"
-import * as Cause from "effect/Cause"
+import { runOrThrow } from "@friendli-stream/client/provider"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as HttpClient from "effect/http/HttpClient"
-import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { toCallError } from "./errors.ts"
 
@@ -93,16 +91,12 @@ export const runCreate = async <A, E>(
   signal: AbortSignal | undefined,
 ): Promise<Answered<A>> => {
   const headers: Record<string, string> = {}
-  signal?.throwIfAborted()
-  const exit = await Effect.runPromiseExit(
-    run(tappedClient(http, options, headers)),
-    signal === undefined ? undefined : { signal },
-  )
-  if (Exit.isSuccess(exit)) return { value: exit.value, headers }
-  signal?.throwIfAborted()
-  const failure = Cause.findErrorOption(exit.cause)
-  const error = Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
-  throw toCallError(error, { url: urlOf(options, path), body, headers })
+  try {
+    return { value: await runOrThrow(Effect, run(tappedClient(http, options, headers)), signal), headers }
+  } catch (error) {
+    signal?.throwIfAborted()
+    throw toCallError(error, { url: urlOf(options, path), body, headers })
+  }
 }
 
 /**

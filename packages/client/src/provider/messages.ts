@@ -1,0 +1,123 @@
+/**
+ * A provider's prompt, in neutral pieces -> Friendli's chat messages: media routed to `image_url` / `audio_url` /
+ * `video_url` content, a user turn of text only sent as one string, an assistant turn folded into one message with
+ * `reasoning_content` and `tool_calls`, and a tool result as a `tool` message.
+ */
+import type { Message, UserMessageContentMultiModal } from "@friendli-stream/core"
+
+/**
+ * The base64 text of bytes (in slices, so that a large file does not overflow the call stack).
+ *
+ * @since 0.3.0
+ */
+export const base64Of = (bytes: Uint8Array): string => {
+  let binary = ""
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(binary)
+}
+
+/**
+ * The `data:` URL of inline file data (bytes, or text already in base64). A bare top-level media type (`"image"`)
+ * is sent as `image/*`.
+ *
+ * @since 0.3.0
+ */
+export const dataUrlOf = (mediaType: string, data: Uint8Array | string): string => {
+  const type = mediaType.includes("/") ? mediaType : `${mediaType}/*`
+  return `data:${type};base64,${typeof data === "string" ? data : base64Of(data)}`
+}
+
+/**
+ * The content part a file of this media type is sent as (images, audio and video, by URL), or `undefined` for a
+ * media type Friendli's chat does not take: each provider says so in its own way.
+ *
+ * @since 0.3.0
+ */
+export const mediaContentOf = (mediaType: string, url: string): UserMessageContentMultiModal | undefined => {
+  switch (mediaType.split("/")[0]) {
+    case "image":
+      return { type: "image_url", image_url: { url } }
+    case "audio":
+      return { type: "audio_url", audio_url: { url } }
+    case "video":
+      return { type: "video_url", video_url: { url } }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * A user turn: one string when every part is text, else the parts as multimodal content.
+ *
+ * @since 0.3.0
+ */
+export const userMessage = (parts: ReadonlyArray<UserMessageContentMultiModal>): Message => {
+  const texts: Array<string> = []
+  for (const part of parts) {
+    if (part.type !== "text") return { role: "user", content: [...parts] }
+    texts.push(part.text)
+  }
+  return { role: "user", content: texts.join("") }
+}
+
+/**
+ * One piece of an assistant turn, in neutral terms: its text, its reasoning, or a tool call (`arguments` as JSON
+ * text; a call the provider ran itself, a built-in tool, is marked `providerExecuted`).
+ *
+ * @since 0.3.0
+ */
+export type AssistantPiece =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "reasoning"; readonly text: string }
+  | {
+      readonly type: "tool-call"
+      readonly id: string
+      readonly name: string
+      readonly arguments: string
+      readonly providerExecuted: boolean
+    }
+
+/**
+ * An assistant turn as one Friendli message: texts joined as `content` (`null` when there is only tool calls),
+ * reasoning joined as `reasoning_content`, and the tool calls the client ran as `tool_calls`. Calls the provider
+ * ran itself (built-in tools) are not sent back: Friendli runs them again from the conversation.
+ *
+ * @since 0.3.0
+ */
+export const assistantMessage = (pieces: Iterable<AssistantPiece>): Message => {
+  let text = ""
+  let reasoning = ""
+  const toolCalls: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> = []
+  for (const piece of pieces) {
+    if (piece.type === "text") text += piece.text
+    else if (piece.type === "reasoning") reasoning += piece.text
+    else if (!piece.providerExecuted) {
+      toolCalls.push({ id: piece.id, type: "function", function: { name: piece.name, arguments: piece.arguments } })
+    }
+  }
+  return {
+    role: "assistant",
+    content: text === "" && toolCalls.length > 0 ? null : text,
+    ...(reasoning === "" ? {} : { reasoning_content: reasoning }),
+    ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+  }
+}
+
+/**
+ * The JSON text of a tool call's input: a string as it is, anything else as JSON (`{}` for none).
+ *
+ * @since 0.3.0
+ */
+export const argumentsText = (input: unknown): string =>
+  typeof input === "string" ? input : JSON.stringify(input ?? {})
+
+/**
+ * The result of a tool the client ran, as a `tool` message (`content`: a string as it is, anything else as JSON).
+ *
+ * @since 0.3.0
+ */
+export const toolMessage = (toolCallId: string, result: unknown): Message => ({
+  role: "tool",
+  tool_call_id: toolCallId,
+  content: typeof result === "string" ? result : JSON.stringify(result ?? null),
+})
