@@ -12,9 +12,9 @@ import type {
 } from "@ai-sdk/provider"
 import {
   type ChunkLike,
+  type Part as CorePart,
   type Finish,
   type FinishPart,
-  type Part as CorePart,
   PartMachine,
   type ToolStatusLike,
   toolStatusParts,

@@ -17,7 +17,6 @@ export {
   type AssistantPiece,
   argumentsText,
   assistantMessage,
-  base64Of,
   dataUrlOf,
   mediaContentOf,
   toolMessage,
@@ -26,8 +25,10 @@ export {
 /** @since 0.3.0 */
 export {
   type ChunkLike,
+  type Delta,
   type FinishPart,
   foldDeltas,
+  type Marker,
   metadataOf,
   type OtherChoice,
   type Part,

@@ -4,17 +4,7 @@
  * `reasoning_content` and `tool_calls`, and a tool result as a `tool` message.
  */
 import type { Message, UserMessageContentMultiModal } from "@friendli-stream/core"
-
-/**
- * The base64 text of bytes (in slices, so that a large file does not overflow the call stack).
- *
- * @since 0.3.0
- */
-export const base64Of = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
-}
+import * as Base64 from "effect/encoding/Base64"
 
 /**
  * The `data:` URL of inline file data (bytes, or text already in base64). A bare top-level media type (`"image"`)
@@ -24,7 +14,7 @@ export const base64Of = (bytes: Uint8Array): string => {
  */
 export const dataUrlOf = (mediaType: string, data: Uint8Array | string): string => {
   const type = mediaType.includes("/") ? mediaType : `${mediaType}/*`
-  return `data:${type};base64,${typeof data === "string" ? data : base64Of(data)}`
+  return `data:${type};base64,${typeof data === "string" ? data : Base64.encode(data)}`
 }
 
 /**

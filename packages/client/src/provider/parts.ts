@@ -43,7 +43,10 @@ export interface ChunkLike {
 export interface ToolCallDeltaLike {
   readonly index?: number | null | undefined
   readonly id?: string | null | undefined
-  readonly function?: { readonly name?: string | null; readonly arguments?: string | null } | null | undefined
+  readonly function?:
+    | { readonly name?: string | null | undefined; readonly arguments?: string | null | undefined }
+    | null
+    | undefined
 }
 
 /**
@@ -99,6 +102,27 @@ export interface FinishPart {
 }
 
 /**
+ * A part that opens or closes a block (reasoning, text, tool input) by its id.
+ *
+ * @since 0.3.0
+ */
+export interface Marker<T extends string> {
+  readonly type: T
+  readonly id: string
+}
+
+/**
+ * A piece of a block's text.
+ *
+ * @since 0.3.0
+ */
+export interface Delta<T extends string> {
+  readonly type: T
+  readonly id: string
+  readonly delta: string
+}
+
+/**
  * A provider-neutral stream part. `tool-call.input` is the arguments' JSON text (`"{}"` when none were streamed);
  * `tool-result.result` is the built-in tool's result parsed as JSON where it is JSON (its text where not, `null`
  * when it sent none), or `{ type, message }` when it failed.
@@ -107,10 +131,15 @@ export interface FinishPart {
  */
 export type Part =
   | ResponseMetadata
-  | { readonly type: "reasoning-start" | "reasoning-end" | "text-start" | "text-end"; readonly id: string }
-  | { readonly type: "reasoning-delta" | "text-delta" | "tool-input-delta"; readonly id: string; readonly delta: string }
+  | Marker<"reasoning-start">
+  | Delta<"reasoning-delta">
+  | Marker<"reasoning-end">
+  | Marker<"text-start">
+  | Delta<"text-delta">
+  | Marker<"text-end">
   | { readonly type: "tool-input-start"; readonly id: string; readonly name: string }
-  | { readonly type: "tool-input-end"; readonly id: string }
+  | Delta<"tool-input-delta">
+  | Marker<"tool-input-end">
   | {
       readonly type: "tool-call"
       readonly id: string
