@@ -118,12 +118,18 @@ describe("usage", () => {
 
 describe("messages", () => {
   it("folds an assistant turn into one message with reasoning_content and the client's tool calls", () => {
-    const message = assistantMessage([
+    const calls = {
+      c1: { id: "c1", name: "weather", arguments: '{"city":"Seoul"}', providerExecuted: false },
+      b1: { id: "b1", name: "web:search", arguments: "{}", providerExecuted: true },
+    }
+    const parts = [
       { type: "reasoning", text: "Think" },
       { type: "reasoning", text: "ing." },
-      { type: "tool-call", id: "c1", name: "weather", arguments: '{"city":"Seoul"}', providerExecuted: false },
-      { type: "tool-call", id: "b1", name: "web:search", arguments: "{}", providerExecuted: true },
-    ])
+      { type: "tool-call", id: "c1" as const },
+      { type: "tool-call", id: "b1" as const },
+      { type: "file" },
+    ]
+    const message = assistantMessage(parts, (part) => (part.type === "tool-call" ? calls[part.id ?? "c1"] : undefined))
     assert.deepEqual(message, {
       role: "assistant",
       content: null,

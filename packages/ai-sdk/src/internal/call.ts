@@ -71,6 +71,15 @@ const tappedClient = (http: HttpClient.HttpClient, options: ResolvedClientOption
     ),
   )
 
+/** One call to make: the `HttpClient`, the options in force, the API's path and body (for errors), the abort signal. */
+export interface CallRequest {
+  readonly http: HttpClient.HttpClient
+  readonly options: ResolvedClientOptions
+  readonly path: string
+  readonly body: unknown
+  readonly signal: AbortSignal | undefined
+}
+
 /** What a whole-response call of the client gave: its value and the response's headers. */
 export interface Answered<A> {
   readonly value: A
@@ -83,12 +92,8 @@ export interface Answered<A> {
  * abort signal interrupts the request and its reason is thrown.
  */
 export const runCreate = async <A, E>(
-  http: HttpClient.HttpClient,
-  options: ResolvedClientOptions,
-  path: string,
-  body: unknown,
+  { http, options, path, body, signal }: CallRequest,
   run: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
-  signal: AbortSignal | undefined,
 ): Promise<Answered<A>> => {
   const headers: Record<string, string> = {}
   try {
@@ -105,12 +110,8 @@ export const runCreate = async <A, E>(
  * it has no HTTP meaning); the abort signal aborts the request.
  */
 export const openStream = async <A, E>(
-  http: HttpClient.HttpClient,
-  options: ResolvedClientOptions,
-  path: string,
-  body: unknown,
+  { http, options, path, body, signal }: CallRequest,
   run: (client: FriendliClient.FriendliClient) => Stream.Stream<A, E>,
-  signal: AbortSignal | undefined,
 ): Promise<Opened<A>> => {
   const url = urlOf(options, path)
   const headers: Record<string, string> = {}

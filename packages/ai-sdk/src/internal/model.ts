@@ -61,10 +61,7 @@ export class FriendliLanguageModel implements LanguageModelV4 {
     const builtIn = prepared.builtIns.length > 0
     const path = this.kind === "completion" ? PATHS.completion : builtIn ? PATHS.tools : PATHS.chat
     const opened = await openStream(
-      this.config.http(),
-      resolved,
-      path,
-      body,
+      { http: this.config.http(), options: resolved, path, body, signal: options.abortSignal },
       (client): Stream.Stream<unknown, unknown> => {
         const decode = { validation: this.config.settings.validation } as never
         return this.kind === "completion"
@@ -73,7 +70,6 @@ export class FriendliLanguageModel implements LanguageModelV4 {
             ? client.toolAssistedChat.stream(prepared.body as never, decode)
             : client.chat.stream(prepared.body as never, decode)
       },
-      options.abortSignal,
     )
     const mapper = new PartMapper(this.kind, prepared.builtIns, options.includeRawChunks === true)
     const signal = options.abortSignal

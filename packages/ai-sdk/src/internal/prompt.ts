@@ -11,7 +11,6 @@ import {
   UnsupportedFunctionalityError,
 } from "@ai-sdk/provider"
 import {
-  type AssistantPiece,
   argumentsText,
   assistantMessage,
   dataUrlOf,
@@ -72,20 +71,15 @@ export const toChatMessages = (prompt: LanguageModelV4Prompt): Array<Message> =>
         break
       case "assistant":
         messages.push(
-          assistantMessage(
-            message.content.flatMap((part): Array<AssistantPiece> => {
-              if (part.type === "text" || part.type === "reasoning") return [{ type: part.type, text: part.text }]
-              if (part.type !== "tool-call") return []
-              return [
-                {
-                  type: "tool-call",
+          assistantMessage(message.content, (part) =>
+            part.type !== "tool-call"
+              ? undefined
+              : {
                   id: part.toolCallId,
                   name: part.toolName,
                   arguments: argumentsText(part.input),
                   providerExecuted: part.providerExecuted === true,
                 },
-              ]
-            }),
           ),
         )
         break

@@ -14,11 +14,11 @@ export { runOrThrow } from "../internal/handle.ts"
 export { type Finish, type FinishReason, finishOf } from "./finish.ts"
 /** @since 0.3.0 */
 export {
-  type AssistantPiece,
   argumentsText,
   assistantMessage,
   dataUrlOf,
   mediaContentOf,
+  type ToolCallPiece,
   toolMessage,
   userMessage,
 } from "./messages.ts"

@@ -51,38 +51,41 @@ export const userMessage = (parts: ReadonlyArray<UserMessageContentMultiModal>):
 }
 
 /**
- * One piece of an assistant turn, in neutral terms: its text, its reasoning, or a tool call (`arguments` as JSON
- * text; a call the provider ran itself, a built-in tool, is marked `providerExecuted`).
+ * A tool call of an assistant turn, in neutral terms: `arguments` as JSON text; a call the provider ran itself (a
+ * built-in tool) is `providerExecuted`.
  *
  * @since 0.3.0
  */
-export type AssistantPiece =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "reasoning"; readonly text: string }
-  | {
-      readonly type: "tool-call"
-      readonly id: string
-      readonly name: string
-      readonly arguments: string
-      readonly providerExecuted: boolean
-    }
+export interface ToolCallPiece {
+  readonly id: string
+  readonly name: string
+  readonly arguments: string
+  readonly providerExecuted: boolean
+}
 
 /**
- * An assistant turn as one Friendli message: texts joined as `content` (`null` when there is only tool calls),
- * reasoning joined as `reasoning_content`, and the tool calls the client ran as `tool_calls`. Calls the provider
- * ran itself (built-in tools) are not sent back: Friendli runs them again from the conversation.
+ * An assistant turn as one Friendli message, from a provider's own parts (both SDKs' `text` and `reasoning` parts
+ * are read as they are; `toolCallOf` reads the SDK's tool-call part, `undefined` for any other): texts joined as
+ * `content` (`null` when there is only tool calls), reasoning joined as `reasoning_content`, and the tool calls
+ * the client ran as `tool_calls`. Calls the provider ran itself (built-in tools) are not sent back: Friendli runs
+ * them again from the conversation.
  *
  * @since 0.3.0
  */
-export const assistantMessage = (pieces: Iterable<AssistantPiece>): Message => {
+export const assistantMessage = <P extends { readonly type: string; readonly text?: string | undefined }>(
+  parts: Iterable<P>,
+  toolCallOf: (part: P) => ToolCallPiece | undefined,
+): Message => {
   let text = ""
   let reasoning = ""
   const toolCalls: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> = []
-  for (const piece of pieces) {
-    if (piece.type === "text") text += piece.text
-    else if (piece.type === "reasoning") reasoning += piece.text
-    else if (!piece.providerExecuted) {
-      toolCalls.push({ id: piece.id, type: "function", function: { name: piece.name, arguments: piece.arguments } })
+  for (const part of parts) {
+    if (part.type === "text") text += part.text ?? ""
+    else if (part.type === "reasoning") reasoning += part.text ?? ""
+    else {
+      const call = toolCallOf(part)
+      if (call === undefined || call.providerExecuted) continue
+      toolCalls.push({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })
     }
   }
   return {
