@@ -4,7 +4,7 @@
  * `content_block_stop`, citations appended), the stop reason and sequence of `message_delta`, and the usage of
  * `message_start` updated by each `message_delta`'s (its counts are running totals).
  */
-import { isRecord, type Json } from "./compatDelta.ts"
+import { isRecord, type Json } from "./record.ts"
 import { parseToolInput } from "./toolInput.ts"
 
 /** A content block of the final message: the server's fields, with the deltas folded in. */

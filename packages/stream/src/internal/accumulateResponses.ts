@@ -4,7 +4,7 @@
  * call is done, or at `response.completed` for a call without a `*.done` event); each `*.done` event's full value replaces what the deltas built; the last lifecycle snapshot gives
  * the id, model, status, usage, `incomplete_details` and `error`.
  */
-import { isRecord, type Json } from "./compatDelta.ts"
+import { isRecord, type Json } from "./record.ts"
 import { parseToolInput } from "./toolInput.ts"
 
 /** An output item of the final response: the server's fields, with text and arguments folded in. */

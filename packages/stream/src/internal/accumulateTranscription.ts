@@ -2,7 +2,7 @@
  * Folding a transcription stream into the transcript: the deltas concatenated, then `transcript.text.done`'s whole
  * text (it wins over the deltas) and usage.
  */
-import { isRecord, type Json } from "./compatDelta.ts"
+import { isRecord, type Json } from "./record.ts"
 
 /** The final transcript a transcription stream folds into. */
 export interface TranscriptResult {

@@ -1,7 +1,8 @@
 /** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
 import * as Core from "@friendli-stream/core"
 import { type Codec, forOneStream, guardedCodec, unchanged } from "./codec.ts"
-import { isRecord, normalizeCompatibleDelta } from "./compatDelta.ts"
+import { normalizeCompatibleDelta } from "./compatDelta.ts"
+import { isRecord } from "./record.ts"
 import { ToolCallIndexer } from "./toolCallIndex.ts"
 
 /**

@@ -11,12 +11,7 @@
  * - `delta.reasoning` (OpenRouter, Groq, vLLM and others) is Friendli's `delta.reasoning_content`: it is copied there
  *   when the delta has no `reasoning_content` of its own (the original field is kept).
  */
-
-/** A JSON object. */
-export type Json = Record<string, unknown>
-
-/** Whether a parsed JSON value is an object (not an array, not null). */
-export const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
+import { isRecord, type Json } from "./record.ts"
 
 /** The text of a thinking part's `thinking`: a string, or text parts (other parts, e.g. references, skipped). */
 const thinkingText = (thinking: unknown): string | undefined => {

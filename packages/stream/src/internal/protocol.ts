@@ -11,8 +11,8 @@
 import { ChunkDecodeError } from "../StreamError.ts"
 import { toApiError } from "./apiError.ts"
 import { type Codec, cutText } from "./codec.ts"
-import { isRecord } from "./compatDelta.ts"
 import type { EndTracker } from "./json.ts"
+import { isRecord } from "./record.ts"
 
 /** An event of a type the protocol does not know, delivered as it came in compatible mode. */
 export interface UnknownStreamEvent {

@@ -17,7 +17,7 @@
  * use this: Friendli's spec requires `index`.
  */
 
-import { isRecord, type Json } from "./compatDelta.ts"
+import { isRecord, type Json } from "./record.ts"
 
 interface Call {
   readonly index: number
