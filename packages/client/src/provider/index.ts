@@ -11,7 +11,13 @@
 /** @since 0.3.0 */
 export { runOrThrow } from "../internal/handle.ts"
 /** @since 0.3.0 */
+export { parseResult, type ToolStatusLike, toolStatusParts } from "./builtInTools.ts"
+/** @since 0.3.0 */
 export { type Finish, type FinishReason, finishOf } from "./finish.ts"
+/** @since 0.3.0 */
+export { foldDeltas } from "./fold.ts"
+/** @since 0.3.0 */
+export { type ChunkLike, PartMachine, type ToolCallDeltaLike } from "./machine.ts"
 /** @since 0.3.0 */
 export {
   argumentsText,
@@ -24,21 +30,14 @@ export {
 } from "./messages.ts"
 /** @since 0.3.0 */
 export {
-  type ChunkLike,
   type Delta,
   type FinishPart,
-  foldDeltas,
   type Marker,
   metadataOf,
   type OtherChoice,
   type Part,
-  PartMachine,
   parseArguments,
-  parseResult,
   type ResponseMetadata,
-  type ToolCallDeltaLike,
-  type ToolStatusLike,
-  toolStatusParts,
 } from "./parts.ts"
 /** @since 0.3.0 */
 export { type Usage, usageOf } from "./usage.ts"

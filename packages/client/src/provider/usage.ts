@@ -1,6 +1,7 @@
 /**
  * Friendli's `usage` -> provider-neutral token counts, the one reading both AI providers translate from.
  */
+import * as Predicate from "effect/Predicate"
 
 /**
  * The token counts of a response. A count the server did not report is `undefined`; a derived count (uncached
@@ -26,9 +27,6 @@ export interface Usage {
   readonly raw: Readonly<Record<string, unknown>> | undefined
 }
 
-const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
-
 const count = (u: unknown): number | undefined => (typeof u === "number" && Number.isFinite(u) ? u : undefined)
 
 const difference = (a: number | undefined, b: number | undefined): number | undefined =>
@@ -40,11 +38,11 @@ const difference = (a: number | undefined, b: number | undefined): number | unde
  * @since 0.3.0
  */
 export const usageOf = (raw: unknown): Usage => {
-  const u = isRecord(raw) ? raw : {}
+  const u = Predicate.isObject(raw) ? raw : {}
   const input = count(u.prompt_tokens)
   const output = count(u.completion_tokens)
-  const cached = isRecord(u.prompt_tokens_details) ? count(u.prompt_tokens_details.cached_tokens) : undefined
-  const reasoning = isRecord(u.completion_tokens_details)
+  const cached = Predicate.isObject(u.prompt_tokens_details) ? count(u.prompt_tokens_details.cached_tokens) : undefined
+  const reasoning = Predicate.isObject(u.completion_tokens_details)
     ? count(u.completion_tokens_details.reasoning_tokens)
     : undefined
   return {
@@ -54,6 +52,6 @@ export const usageOf = (raw: unknown): Usage => {
     outputTokens: output,
     reasoningTokens: reasoning,
     textOutputTokens: difference(output, reasoning),
-    raw: isRecord(raw) ? raw : undefined,
+    raw: Predicate.isObject(raw) ? (raw as Readonly<Record<string, unknown>>) : undefined,
   }
 }
