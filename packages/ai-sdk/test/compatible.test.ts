@@ -17,7 +17,14 @@ const BODY =
   chunk({ index: 0, delta: {} }, { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } }) +
   "data: [DONE]\n\n"
 
-const fetch = async () => new Response(BODY, { headers: { "content-type": "text/event-stream" } })
+const serving = (body: string) => async () => new Response(body, { headers: { "content-type": "text/event-stream" } })
+const fetch = serving(BODY)
+
+/** A stream that ends with the given `finish_reason` (none: the chunk has none). */
+const ending = (finish: string | undefined) =>
+  chunk({ index: 0, delta: { content: "Hi" } }) +
+  chunk({ index: 0, delta: {}, ...(finish === undefined ? {} : { finish_reason: finish }) }) +
+  "data: [DONE]\n\n"
 
 describe("validation", () => {
   it('"compatible" reads another server\'s reasoning and finish reason', async () => {
@@ -33,5 +40,22 @@ describe("validation", () => {
     const friendli = createFriendli({ baseURL: "http://127.0.0.1:9", fetch })
     const result = streamText({ model: friendli("other"), prompt: "Hi", onError: () => {} })
     await assert.rejects(Promise.resolve(result.text), ChunkDecodeError)
+  })
+
+  it("reports a finish reason Friendli does not name as other with the server's word, and a missing one as other", async () => {
+    for (const [finish, raw] of [
+      ["eos_token", "eos_token"],
+      [undefined, undefined],
+    ] as const) {
+      const friendli = createFriendli({
+        baseURL: "http://127.0.0.1:9",
+        fetch: serving(ending(finish)),
+        validation: "compatible",
+      })
+      const result = streamText({ model: friendli("other"), prompt: "Hi" })
+      assert.equal(await result.text, "Hi")
+      assert.equal(await result.finishReason, "other", `finish_reason ${String(finish)}`)
+      assert.equal(await result.rawFinishReason, raw, `finish_reason ${String(finish)}`)
+    }
   })
 })

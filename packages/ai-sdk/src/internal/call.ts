@@ -12,11 +12,9 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from "@friendli-stream/client"
-import * as Cause from "effect/Cause"
+import { runOrThrow } from "@friendli-stream/client/provider"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as HttpClient from "effect/http/HttpClient"
-import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { toCallError } from "./errors.ts"
 
@@ -73,6 +71,15 @@ const tappedClient = (http: HttpClient.HttpClient, options: ResolvedClientOption
     ),
   )
 
+/** One call to make: the `HttpClient`, the options in force, the API's path and body (for errors), the abort signal. */
+export interface CallRequest {
+  readonly http: HttpClient.HttpClient
+  readonly options: ResolvedClientOptions
+  readonly path: string
+  readonly body: unknown
+  readonly signal: AbortSignal | undefined
+}
+
 /** What a whole-response call of the client gave: its value and the response's headers. */
 export interface Answered<A> {
   readonly value: A
@@ -85,24 +92,16 @@ export interface Answered<A> {
  * abort signal interrupts the request and its reason is thrown.
  */
 export const runCreate = async <A, E>(
-  http: HttpClient.HttpClient,
-  options: ResolvedClientOptions,
-  path: string,
-  body: unknown,
+  { http, options, path, body, signal }: CallRequest,
   run: (client: FriendliClient.FriendliClient) => Effect.Effect<A, E>,
-  signal: AbortSignal | undefined,
 ): Promise<Answered<A>> => {
   const headers: Record<string, string> = {}
-  signal?.throwIfAborted()
-  const exit = await Effect.runPromiseExit(
-    run(tappedClient(http, options, headers)),
-    signal === undefined ? undefined : { signal },
-  )
-  if (Exit.isSuccess(exit)) return { value: exit.value, headers }
-  signal?.throwIfAborted()
-  const failure = Cause.findErrorOption(exit.cause)
-  const error = Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)
-  throw toCallError(error, { url: urlOf(options, path), body, headers })
+  try {
+    return { value: await runOrThrow(Effect, run(tappedClient(http, options, headers)), signal), headers }
+  } catch (error) {
+    signal?.throwIfAborted()
+    throw toCallError(error, { url: urlOf(options, path), body, headers })
+  }
 }
 
 /**
@@ -111,12 +110,8 @@ export const runCreate = async <A, E>(
  * it has no HTTP meaning); the abort signal aborts the request.
  */
 export const openStream = async <A, E>(
-  http: HttpClient.HttpClient,
-  options: ResolvedClientOptions,
-  path: string,
-  body: unknown,
+  { http, options, path, body, signal }: CallRequest,
   run: (client: FriendliClient.FriendliClient) => Stream.Stream<A, E>,
-  signal: AbortSignal | undefined,
 ): Promise<Opened<A>> => {
   const url = urlOf(options, path)
   const headers: Record<string, string> = {}

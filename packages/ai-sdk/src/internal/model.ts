@@ -12,6 +12,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider"
+import { foldDeltas } from "@friendli-stream/client/provider"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as Stream from "effect/Stream"
 import { type CallSettings, openStream, resolveForCall } from "./call.ts"
@@ -60,10 +61,7 @@ export class FriendliLanguageModel implements LanguageModelV4 {
     const builtIn = prepared.builtIns.length > 0
     const path = this.kind === "completion" ? PATHS.completion : builtIn ? PATHS.tools : PATHS.chat
     const opened = await openStream(
-      this.config.http(),
-      resolved,
-      path,
-      body,
+      { http: this.config.http(), options: resolved, path, body, signal: options.abortSignal },
       (client): Stream.Stream<unknown, unknown> => {
         const decode = { validation: this.config.settings.validation } as never
         return this.kind === "completion"
@@ -72,7 +70,6 @@ export class FriendliLanguageModel implements LanguageModelV4 {
             ? client.toolAssistedChat.stream(prepared.body as never, decode)
             : client.chat.stream(prepared.body as never, decode)
       },
-      options.abortSignal,
     )
     const mapper = new PartMapper(this.kind, prepared.builtIns, options.includeRawChunks === true)
     const signal = options.abortSignal
@@ -125,62 +122,36 @@ export class FriendliLanguageModel implements LanguageModelV4 {
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const result = await this.doStream({ ...options, includeRawChunks: false })
-    const content: Array<LanguageModelV4Content> = []
-    let text = ""
-    let reasoning = ""
-    let generated: LanguageModelV4GenerateResult | undefined
-    const flush = () => {
-      if (reasoning !== "") content.push({ type: "reasoning", text: reasoning })
-      if (text !== "") content.push({ type: "text", text })
-      reasoning = ""
-      text = ""
-    }
+    const parts: Array<Part> = []
     const reader = result.stream.getReader()
     let warnings: LanguageModelV4GenerateResult["warnings"] = []
     let metadata: LanguageModelV4GenerateResult["response"] = {}
+    let finish: Extract<Part, { type: "finish" }> | undefined
     for (;;) {
       const next = await reader.read()
       if (next.done) break
       const part = next.value
-      switch (part.type) {
-        case "stream-start":
-          warnings = part.warnings
-          break
-        case "response-metadata": {
-          const { type: _type, ...rest } = part
-          metadata = rest
-          break
-        }
-        case "reasoning-delta":
-          if (text !== "") flush()
-          reasoning += part.delta
-          break
-        case "text-delta":
-          if (reasoning !== "") flush()
-          text += part.delta
-          break
-        case "tool-call":
-        case "tool-result":
-          flush()
-          content.push(part)
-          break
-        case "error":
-          throw part.error
-        case "finish":
-          flush()
-          generated = {
-            content,
-            finishReason: part.finishReason,
-            usage: part.usage,
-            ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }),
-            request: result.request ?? {},
-            response: { ...metadata, headers: result.response?.headers ?? {} },
-            warnings,
-          }
-          break
-        default:
-          break
-      }
+      if (part.type === "error") throw part.error
+      if (part.type === "stream-start") warnings = part.warnings
+      else if (part.type === "finish") finish = part
+      else if (part.type === "response-metadata") {
+        const { type: _type, ...rest } = part
+        metadata = rest
+      } else parts.push(part)
+    }
+    const generated: LanguageModelV4GenerateResult | undefined = finish && {
+      content: foldDeltas(
+        parts,
+        (part): part is Extract<Part, { type: "tool-call" | "tool-result" }> =>
+          part.type === "tool-call" || part.type === "tool-result",
+        (type, text): LanguageModelV4Content => ({ type, text }),
+      ) as Array<LanguageModelV4Content>,
+      finishReason: finish.finishReason,
+      usage: finish.usage,
+      ...(finish.providerMetadata === undefined ? {} : { providerMetadata: finish.providerMetadata }),
+      request: result.request ?? {},
+      response: { ...metadata, headers: result.response?.headers ?? {} },
+      warnings,
     }
     if (generated === undefined) throw new Error("The Friendli stream ended without a finish part.")
     return generated

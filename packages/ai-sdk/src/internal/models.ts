@@ -15,6 +15,8 @@ export const listModels = async (
   options: ResolvedClientOptions,
   signal: AbortSignal | undefined,
 ): Promise<ServerlessModelListSuccess["data"]> => {
-  const answered = await runCreate(http, options, "/v1/models", undefined, (client) => client.models.list(), signal)
+  const answered = await runCreate({ http, options, path: "/v1/models", body: undefined, signal }, (client) =>
+    client.models.list(),
+  )
   return answered.value.data
 }

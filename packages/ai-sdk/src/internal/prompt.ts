@@ -10,38 +10,27 @@ import {
   type LanguageModelV4ToolResultOutput,
   UnsupportedFunctionalityError,
 } from "@ai-sdk/provider"
+import {
+  argumentsText,
+  assistantMessage,
+  dataUrlOf,
+  mediaContentOf,
+  toolMessage,
+  userMessage,
+} from "@friendli-stream/client/provider"
 import type { Message, UserMessageContentMultiModal } from "@friendli-stream/core"
 
-const base64Of = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
-}
-
-const urlOfFile = (part: LanguageModelV4FilePart): string => {
-  const data = part.data
-  switch (data.type) {
-    case "url":
-      return data.url.toString()
-    case "data": {
-      const b64 = typeof data.data === "string" ? data.data : base64Of(data.data)
-      const mediaType = part.mediaType.includes("/") ? part.mediaType : `${part.mediaType}/*`
-      return `data:${mediaType};base64,${b64}`
-    }
-    default:
-      throw new UnsupportedFunctionalityError({
-        functionality: `file parts given as ${data.type}`,
-        message: `Friendli takes files as a URL or as bytes; a file given as "${data.type}" cannot be sent.`,
-      })
-  }
-}
-
 const filePart = (part: LanguageModelV4FilePart): UserMessageContentMultiModal => {
-  const top = part.mediaType.split("/")[0]
-  const url = urlOfFile(part)
-  if (top === "image") return { type: "image_url", image_url: { url } }
-  if (top === "audio") return { type: "audio_url", audio_url: { url } }
-  if (top === "video") return { type: "video_url", video_url: { url } }
+  const data = part.data
+  if (data.type !== "url" && data.type !== "data") {
+    throw new UnsupportedFunctionalityError({
+      functionality: `file parts given as ${data.type}`,
+      message: `Friendli takes files as a URL or as bytes; a file given as "${data.type}" cannot be sent.`,
+    })
+  }
+  const url = data.type === "url" ? data.url.toString() : dataUrlOf(part.mediaType, data.data)
+  const content = mediaContentOf(part.mediaType, url)
+  if (content !== undefined) return content
   throw new UnsupportedFunctionalityError({
     functionality: `file parts of type ${part.mediaType}`,
     message: `Friendli's chat takes images, audio and video; a ${part.mediaType} file cannot be sent.`,
@@ -71,49 +60,33 @@ export const toChatMessages = (prompt: LanguageModelV4Prompt): Array<Message> =>
       case "system":
         messages.push({ role: "system", content: message.content })
         break
-      case "user": {
-        if (message.content.every((part) => part.type === "text")) {
-          messages.push({ role: "user", content: message.content.map((part) => part.text).join("") })
-        } else {
-          messages.push({
-            role: "user",
-            content: message.content.map((part) =>
+      case "user":
+        messages.push(
+          userMessage(
+            message.content.map((part) =>
               part.type === "text" ? { type: "text" as const, text: part.text } : filePart(part),
             ),
-          })
-        }
+          ),
+        )
         break
-      }
-      case "assistant": {
-        let text = ""
-        let reasoning = ""
-        const toolCalls: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> = []
-        for (const part of message.content) {
-          if (part.type === "text") text += part.text
-          else if (part.type === "reasoning") reasoning += part.text
-          else if (part.type === "tool-call" && part.providerExecuted !== true) {
-            toolCalls.push({
-              id: part.toolCallId,
-              type: "function",
-              function: {
-                name: part.toolName,
-                arguments: typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {}),
-              },
-            })
-          }
-        }
-        messages.push({
-          role: "assistant",
-          content: text === "" && toolCalls.length > 0 ? null : text,
-          ...(reasoning === "" ? {} : { reasoning_content: reasoning }),
-          ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
-        })
+      case "assistant":
+        messages.push(
+          assistantMessage(message.content, (part) =>
+            part.type !== "tool-call"
+              ? undefined
+              : {
+                  id: part.toolCallId,
+                  name: part.toolName,
+                  arguments: argumentsText(part.input),
+                  providerExecuted: part.providerExecuted === true,
+                },
+          ),
+        )
         break
-      }
       case "tool":
         for (const part of message.content) {
           if (part.type !== "tool-result") continue
-          messages.push({ role: "tool", tool_call_id: part.toolCallId, content: toolOutputText(part.output) })
+          messages.push(toolMessage(part.toolCallId, toolOutputText(part.output)))
         }
         break
     }

@@ -98,12 +98,8 @@ export class FriendliTranscriptionModel implements TranscriptionModelV4 {
     const described = { ...fields, file: `<${filename}, ${bytes.byteLength} bytes>` }
     const timestamp = new Date()
     const { value, headers } = await runCreate(
-      this.config.http(),
-      resolved,
-      PATH,
-      described,
+      { http: this.config.http(), options: resolved, path: PATH, body: described, signal: options.abortSignal },
       (client) => client.audio.transcriptions.create(request),
-      options.abortSignal,
     )
     const usage = value.usage as unknown as JSONObject
     return {

@@ -36,9 +36,12 @@ export interface Accumulator<A, F> {
 
 type Runtime<R> = ManagedRuntime.ManagedRuntime<R, never>
 
-/** Runs an effect on the runtime; its typed failure (or the abort reason, when aborted) is thrown as it is. */
+/**
+ * Runs an effect on the runtime (a `ManagedRuntime`, or `Effect` itself for an effect that needs nothing); its typed
+ * failure (or the abort reason, when aborted) is thrown as it is.
+ */
 export const runOrThrow = async <A, E, R>(
-  runtime: Runtime<R>,
+  runtime: Pick<Runtime<R>, "runPromiseExit">,
   effect: Effect.Effect<A, E, R>,
   signal: AbortSignalLike | undefined,
 ): Promise<A> => {
