@@ -12,7 +12,7 @@
  */
 
 import * as Core from "@friendli-stream/core"
-import type { ResponseMeta } from "./completions.ts"
+import { chunkOf, type ResponseMeta } from "./completions.ts"
 import type { ValidationIssue } from "./errors.ts"
 import { mixSeeds, seeded } from "./prng.ts"
 import { reasoningLength, reasoningText, toolPreface } from "./replies.ts"
@@ -329,14 +329,7 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
       ? []
       : [...toolStatusFrames(req.builtins, { key: promptKeyOf(req), question: lastUserText(req), meta, toolError })]
   const chunk = (choices: ReadonlyArray<Core.ChatCompletionChunkChoiceEncoded>, usage?: Core.UsageEncoded): Frame => {
-    const data: Core.ChatCompletionChunkEncoded = {
-      id: meta.id,
-      model: meta.model,
-      object: "chat.completion.chunk",
-      choices,
-      ...(usage === undefined ? {} : { usage }),
-      created: meta.created,
-    }
+    const data: Core.ChatCompletionChunkEncoded = { ...chunkOf(meta, usage), object: "chat.completion.chunk", choices }
     return { kind: "data", data }
   }
   // each choice as a list of deltas, then interleave the choices step by step

@@ -54,6 +54,17 @@ export interface ResponseMeta {
   readonly model: string
 }
 
+/** What every chunk of a response carries: its identity, and the usage when it is the last one. */
+export const chunkOf = <U>(
+  meta: ResponseMeta,
+  usage: U | undefined,
+): { readonly id: string; readonly model: string; readonly created: number; readonly usage?: U } => ({
+  id: meta.id,
+  model: meta.model,
+  created: meta.created,
+  ...(usage === undefined ? {} : { usage }),
+})
+
 const generations = (req: CompletionsRequest): ReadonlyArray<Generation> => {
   const promptKey = req.promptText !== undefined ? hashString(req.promptText) : hashString(req.promptTokens.join(","))
   return Array.from({ length: req.n }, (_, index) =>
@@ -100,14 +111,7 @@ export const completionsFrames = (req: CompletionsRequest, meta: ResponseMeta): 
   const gens = generations(req)
   const frames: Array<Frame> = []
   const chunk = (choices: ReadonlyArray<Core.CompletionChunkChoiceEncoded>, usage?: Core.TextUsageEncoded): Frame => {
-    const data: Core.CompletionChunkEncoded = {
-      id: meta.id,
-      model: meta.model,
-      object: "text_completion",
-      choices,
-      ...(usage === undefined ? {} : { usage }),
-      created: meta.created,
-    }
+    const data: Core.CompletionChunkEncoded = { ...chunkOf(meta, usage), object: "text_completion", choices }
     return { kind: "data", data }
   }
   const promptLength = req.promptText?.length ?? 0
