@@ -1,5 +1,7 @@
 import assert from "node:assert/strict"
+import { ToolStatusEvent } from "@friendli-stream/core"
 import { describe, it } from "@friendli-stream/test-harness"
+import * as Schema from "effect/Schema"
 import { accumulateText, chatBody, choicesOf, newMock, post, readStream, type ToolCallDelta } from "./helpers.ts"
 
 const PATHS = {
@@ -381,6 +383,23 @@ describe("tool-assisted chat completions", () => {
     assert.ok(firstChatEvent > 5, "tool events come before the answer")
     assert.ok((accumulateText(chunks.filter((c) => c.object !== undefined)).get(0) ?? "").length > 0)
     assert.equal(mock.lastRequest()?.api, "tools-chat")
+  })
+
+  it("streams STARTED, UPDATING and ENDED for every one of Friendli's eight built-in tools, linkup:search included", async () => {
+    const names = ToolStatusEvent.schema.fields.name.literals
+    assert.equal(names.length, 8)
+    assert.ok(names.includes("linkup:search"))
+    const tools = names.map((type) => (type === "file:text" ? { type, files: ["file-1"] } : { type }))
+    const body = chatBody({ messages: [{ role: "user", content: "Look it up." }], tools })
+    const { events, done } = await readStream(await post(newMock(), TOOLS_PATH, body))
+    assert.equal(done, true)
+    const statuses = events
+      .filter((e) => e.event === "tool_status")
+      .map((e) => Schema.decodeUnknownSync(ToolStatusEvent)(JSON.parse(e.data)))
+    assert.deepEqual(
+      statuses.map((s) => `${s.name} ${s.status}`),
+      names.flatMap((name) => [`${name} STARTED`, `${name} UPDATING`, `${name} ENDED`]),
+    )
   })
 
   it("reports a failing built-in tool with status ERRORED and an error under the tool-error fault", async () => {

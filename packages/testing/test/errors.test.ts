@@ -127,11 +127,28 @@ describe("request validation", () => {
       assert.deepEqual(await locs(COMPLETIONS, completionsBody(extra)), [loc], JSON.stringify(extra))
   })
 
+  it("refuses n below 1 with a 422 naming n, as it refuses n above 16", async () => {
+    for (const n of [0, -1]) {
+      for (const [path, body] of [
+        [COMPLETIONS, completionsBody({ n })],
+        [CHAT, chatBody({ n })],
+      ] as const) {
+        const res = await post(newMock(), path, body)
+        assert.equal(res.status, 422, `n: ${n} on ${path}`)
+        const { detail } = (await res.json()) as Detail
+        assert.deepEqual(
+          detail.map((d) => [d.loc.join("."), d.type, d.input]),
+          [["body.n", "greater_than_equal", n]],
+        )
+        assert.match(detail[0]!.msg, /greater than or equal to 1/)
+      }
+    }
+  })
+
   it("agrees with the generated request Schema on every bound it states", async () => {
     // whatever minimum and maximum the Schemas of @friendli-stream/core carry, the mock refuses exactly those fields
     const completions: ReadonlyArray<Record<string, unknown>> = [
       { max_tokens: 0 },
-      { n: 0 },
       { logprobs: -1 },
       { temperature: -1 },
       { top_p: 1.5 },

@@ -2,6 +2,7 @@
  * The generator: an OpenAPI document in, the files of `src/generated/` out.
  */
 import { parse as parseYaml } from "yaml"
+import { discriminated, sameAs, withAliases } from "./constructs/components.ts"
 import { emitSchemas } from "./emit/effect-schemas.ts"
 import { emitGuards } from "./emit/guards.ts"
 import { emitIndex } from "./emit/index-file.ts"
@@ -58,14 +59,20 @@ export const mergeDocuments = (documents: ReadonlyArray<object>): object => {
 
 /** Generates types, Effect Schemas, guards and an index from a parsed document. */
 export const generate = async (document: object, options: GenerateOptions): Promise<GenerateResult> => {
-  const { model, warnings } = buildModel(document)
+  const { model: copies, warnings } = buildModel(document)
+  // A schema written under several names is written once (types, Schemas, guards), the other names aliased to it.
+  const order = Object.keys(
+    (document as { components?: { schemas?: Record<string, unknown> } }).components?.schemas ?? {},
+  )
+  const aliased = withAliases(document, sameAs(copies, order, discriminated(document)))
+  const { model } = buildModel(aliased)
   const info = (document as { info?: { version?: unknown } }).info
   const since = options.since ?? (typeof info?.version === "string" ? info.version : "0.0.0")
   const identifier = identifiers(model.components.map((c) => c.name))
   const emit = { source: options.source, since, identifier }
   return {
     files: [
-      { path: "openapi.ts", contents: await emitTypes(document, options.source) },
+      { path: "openapi.ts", contents: await emitTypes(aliased, options.source) },
       { path: "schemas.ts", contents: emitSchemas(model, emit) },
       { path: "guards.ts", contents: emitGuards(model, emit) },
       { path: "index.ts", contents: emitIndex(options.source, since) },

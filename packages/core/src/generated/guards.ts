@@ -1661,17 +1661,7 @@ function isCompletionsDedicatedBodyWithTokens$9(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isTextUsage(u: unknown): u is TextUsageEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.prompt_tokens
-  if (!(typeof p0 === "number" && Number.isSafeInteger(p0))) return false
-  const p1 = o.completion_tokens
-  if (!(typeof p1 === "number" && Number.isSafeInteger(p1))) return false
-  const p2 = o.total_tokens
-  if (!(typeof p2 === "number" && Number.isSafeInteger(p2))) return false
-  const p3 = o.prompt_tokens_details
-  if (p3 !== undefined && !(isPromptTokensDetails(p3) || p3 === null)) return false
-  return true
+  return isUsage(u)
 }
 
 /**
@@ -1714,172 +1704,7 @@ function isCompletionResponse$0(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isCompletionsServerlessBodyWithPrompt(u: unknown): u is CompletionsServerlessBodyWithPromptEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.bad_word_tokens
-  if (p1 !== undefined && !(isCompletionsServerlessBodyWithPrompt$0(p1) || p1 === null)) return false
-  const p2 = o.bad_words
-  if (p2 !== undefined && !(isCompletionsServerlessBodyWithPrompt$1(p2) || p2 === null)) return false
-  const p3 = o.embedding_to_replace
-  if (p3 !== undefined && !(isCompletionsServerlessBodyWithPrompt$2(p3) || p3 === null)) return false
-  const p4 = o.encoder_no_repeat_ngram
-  if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
-  const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
-  const p6 = o.eos_token
-  if (p6 !== undefined && !(isCompletionsServerlessBodyWithPrompt$3(p6) || p6 === null)) return false
-  const p7 = o.forced_output_tokens
-  if (p7 !== undefined && !(isCompletionsServerlessBodyWithPrompt$4(p7) || p7 === null)) return false
-  const p8 = o.frequency_penalty
-  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
-  const p9 = o.logprobs
-  if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
-  const p10 = o.max_tokens
-  if (p10 !== undefined && !((typeof p10 === "number" && Number.isSafeInteger(p10)) || p10 === null)) return false
-  const p11 = o.max_total_tokens
-  if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
-  const p12 = o.min_p
-  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
-  const p13 = o.min_tokens
-  if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
-  const p14 = o.min_total_tokens
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
-  const p15 = o.n
-  if (p15 !== undefined && !((typeof p15 === "number" && Number.isSafeInteger(p15)) || p15 === null)) return false
-  const p16 = o.no_repeat_ngram
-  if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
-  const p17 = o.presence_penalty
-  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
-  const p18 = o.repetition_penalty
-  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
-  const p19 = o.response_format
-  if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
-  const p20 = o.seed
-  if (
-    p20 !== undefined &&
-    !(
-      isCompletionsServerlessBodyWithPrompt$5(p20) ||
-      (typeof p20 === "number" && Number.isSafeInteger(p20)) ||
-      p20 === null
-    )
-  )
-    return false
-  const p21 = o.stop
-  if (p21 !== undefined && !(isCompletionsServerlessBodyWithPrompt$6(p21) || p21 === null)) return false
-  const p22 = o.stop_tokens
-  if (p22 !== undefined && !(isCompletionsServerlessBodyWithPrompt$7(p22) || p22 === null)) return false
-  const p23 = o.stream
-  if (p23 !== undefined && !(typeof p23 === "boolean" || p23 === null)) return false
-  const p24 = o.stream_options
-  if (p24 !== undefined && !(isStreamOptions(p24) || p24 === null)) return false
-  const p25 = o.temperature
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
-  const p26 = o.token_index_to_replace
-  if (p26 !== undefined && !(isCompletionsServerlessBodyWithPrompt$8(p26) || p26 === null)) return false
-  const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
-    return false
-  const p28 = o.top_p
-  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
-  const p29 = o.xtc_threshold
-  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
-  const p30 = o.xtc_probability
-  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
-  const p31 = o.prompt
-  if (!(typeof p31 === "string" || isCompletionsServerlessBodyWithPrompt$9(p31))) return false
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number")) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$3(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$4(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$5(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$6(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$7(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$8(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithPrompt$9(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
+  return isCompletionsDedicatedBodyWithPrompt(u)
 }
 
 /**
@@ -1890,172 +1715,7 @@ function isCompletionsServerlessBodyWithPrompt$9(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isCompletionsServerlessBodyWithTokens(u: unknown): u is CompletionsServerlessBodyWithTokensEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.bad_word_tokens
-  if (p1 !== undefined && !(isCompletionsServerlessBodyWithTokens$0(p1) || p1 === null)) return false
-  const p2 = o.bad_words
-  if (p2 !== undefined && !(isCompletionsServerlessBodyWithTokens$1(p2) || p2 === null)) return false
-  const p3 = o.embedding_to_replace
-  if (p3 !== undefined && !(isCompletionsServerlessBodyWithTokens$2(p3) || p3 === null)) return false
-  const p4 = o.encoder_no_repeat_ngram
-  if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
-  const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
-  const p6 = o.eos_token
-  if (p6 !== undefined && !(isCompletionsServerlessBodyWithTokens$3(p6) || p6 === null)) return false
-  const p7 = o.forced_output_tokens
-  if (p7 !== undefined && !(isCompletionsServerlessBodyWithTokens$4(p7) || p7 === null)) return false
-  const p8 = o.frequency_penalty
-  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
-  const p9 = o.logprobs
-  if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
-  const p10 = o.max_tokens
-  if (p10 !== undefined && !((typeof p10 === "number" && Number.isSafeInteger(p10)) || p10 === null)) return false
-  const p11 = o.max_total_tokens
-  if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
-  const p12 = o.min_p
-  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
-  const p13 = o.min_tokens
-  if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
-  const p14 = o.min_total_tokens
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
-  const p15 = o.n
-  if (p15 !== undefined && !((typeof p15 === "number" && Number.isSafeInteger(p15)) || p15 === null)) return false
-  const p16 = o.no_repeat_ngram
-  if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
-  const p17 = o.presence_penalty
-  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
-  const p18 = o.repetition_penalty
-  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
-  const p19 = o.response_format
-  if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
-  const p20 = o.seed
-  if (
-    p20 !== undefined &&
-    !(
-      isCompletionsServerlessBodyWithTokens$5(p20) ||
-      (typeof p20 === "number" && Number.isSafeInteger(p20)) ||
-      p20 === null
-    )
-  )
-    return false
-  const p21 = o.stop
-  if (p21 !== undefined && !(isCompletionsServerlessBodyWithTokens$6(p21) || p21 === null)) return false
-  const p22 = o.stop_tokens
-  if (p22 !== undefined && !(isCompletionsServerlessBodyWithTokens$7(p22) || p22 === null)) return false
-  const p23 = o.stream
-  if (p23 !== undefined && !(typeof p23 === "boolean" || p23 === null)) return false
-  const p24 = o.stream_options
-  if (p24 !== undefined && !(isStreamOptions(p24) || p24 === null)) return false
-  const p25 = o.temperature
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
-  const p26 = o.token_index_to_replace
-  if (p26 !== undefined && !(isCompletionsServerlessBodyWithTokens$8(p26) || p26 === null)) return false
-  const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
-    return false
-  const p28 = o.top_p
-  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
-  const p29 = o.xtc_threshold
-  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
-  const p30 = o.xtc_probability
-  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
-  const p31 = o.tokens
-  if (!isCompletionsServerlessBodyWithTokens$9(p31)) return false
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number")) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$3(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$4(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$5(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$6(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$7(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$8(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsServerlessBodyWithTokens$9(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
+  return isCompletionsDedicatedBodyWithTokens(u)
 }
 
 /**
@@ -2776,172 +2436,7 @@ function isCompletionsStreamDedicatedBodyWithTokens$9(u: unknown): boolean {
 export function isCompletionsStreamServerlessBodyWithPrompt(
   u: unknown,
 ): u is CompletionsStreamServerlessBodyWithPromptEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.bad_word_tokens
-  if (p1 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$0(p1) || p1 === null)) return false
-  const p2 = o.bad_words
-  if (p2 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$1(p2) || p2 === null)) return false
-  const p3 = o.embedding_to_replace
-  if (p3 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$2(p3) || p3 === null)) return false
-  const p4 = o.encoder_no_repeat_ngram
-  if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
-  const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
-  const p6 = o.eos_token
-  if (p6 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$3(p6) || p6 === null)) return false
-  const p7 = o.forced_output_tokens
-  if (p7 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$4(p7) || p7 === null)) return false
-  const p8 = o.frequency_penalty
-  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
-  const p9 = o.logprobs
-  if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
-  const p10 = o.max_tokens
-  if (p10 !== undefined && !((typeof p10 === "number" && Number.isSafeInteger(p10)) || p10 === null)) return false
-  const p11 = o.max_total_tokens
-  if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
-  const p12 = o.min_p
-  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
-  const p13 = o.min_tokens
-  if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
-  const p14 = o.min_total_tokens
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
-  const p15 = o.n
-  if (p15 !== undefined && !((typeof p15 === "number" && Number.isSafeInteger(p15)) || p15 === null)) return false
-  const p16 = o.no_repeat_ngram
-  if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
-  const p17 = o.presence_penalty
-  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
-  const p18 = o.repetition_penalty
-  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
-  const p19 = o.response_format
-  if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
-  const p20 = o.seed
-  if (
-    p20 !== undefined &&
-    !(
-      isCompletionsStreamServerlessBodyWithPrompt$5(p20) ||
-      (typeof p20 === "number" && Number.isSafeInteger(p20)) ||
-      p20 === null
-    )
-  )
-    return false
-  const p21 = o.stop
-  if (p21 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$6(p21) || p21 === null)) return false
-  const p22 = o.stop_tokens
-  if (p22 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$7(p22) || p22 === null)) return false
-  const p23 = o.stream
-  if (p23 !== undefined && !(typeof p23 === "boolean")) return false
-  const p24 = o.stream_options
-  if (p24 !== undefined && !(isStreamOptions(p24) || p24 === null)) return false
-  const p25 = o.temperature
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
-  const p26 = o.token_index_to_replace
-  if (p26 !== undefined && !(isCompletionsStreamServerlessBodyWithPrompt$8(p26) || p26 === null)) return false
-  const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
-    return false
-  const p28 = o.top_p
-  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
-  const p29 = o.xtc_threshold
-  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
-  const p30 = o.xtc_probability
-  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
-  const p31 = o.prompt
-  if (!(typeof p31 === "string" || isCompletionsStreamServerlessBodyWithPrompt$9(p31))) return false
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number")) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$3(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$4(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$5(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$6(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$7(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$8(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithPrompt$9(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
+  return isCompletionsStreamDedicatedBodyWithPrompt(u)
 }
 
 /**
@@ -2954,172 +2449,7 @@ function isCompletionsStreamServerlessBodyWithPrompt$9(u: unknown): boolean {
 export function isCompletionsStreamServerlessBodyWithTokens(
   u: unknown,
 ): u is CompletionsStreamServerlessBodyWithTokensEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.bad_word_tokens
-  if (p1 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$0(p1) || p1 === null)) return false
-  const p2 = o.bad_words
-  if (p2 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$1(p2) || p2 === null)) return false
-  const p3 = o.embedding_to_replace
-  if (p3 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$2(p3) || p3 === null)) return false
-  const p4 = o.encoder_no_repeat_ngram
-  if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
-  const p5 = o.encoder_repetition_penalty
-  if (p5 !== undefined && !((typeof p5 === "number" && p5 > 0) || p5 === null)) return false
-  const p6 = o.eos_token
-  if (p6 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$3(p6) || p6 === null)) return false
-  const p7 = o.forced_output_tokens
-  if (p7 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$4(p7) || p7 === null)) return false
-  const p8 = o.frequency_penalty
-  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= -2 && p8 <= 2) || p8 === null)) return false
-  const p9 = o.logprobs
-  if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
-  const p10 = o.max_tokens
-  if (p10 !== undefined && !((typeof p10 === "number" && Number.isSafeInteger(p10)) || p10 === null)) return false
-  const p11 = o.max_total_tokens
-  if (p11 !== undefined && !((typeof p11 === "number" && Number.isSafeInteger(p11)) || p11 === null)) return false
-  const p12 = o.min_p
-  if (p12 !== undefined && !((typeof p12 === "number" && p12 >= 0 && p12 <= 1) || p12 === null)) return false
-  const p13 = o.min_tokens
-  if (p13 !== undefined && !((typeof p13 === "number" && Number.isSafeInteger(p13)) || p13 === null)) return false
-  const p14 = o.min_total_tokens
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14)) || p14 === null)) return false
-  const p15 = o.n
-  if (p15 !== undefined && !((typeof p15 === "number" && Number.isSafeInteger(p15)) || p15 === null)) return false
-  const p16 = o.no_repeat_ngram
-  if (p16 !== undefined && !((typeof p16 === "number" && Number.isSafeInteger(p16)) || p16 === null)) return false
-  const p17 = o.presence_penalty
-  if (p17 !== undefined && !((typeof p17 === "number" && p17 >= -2 && p17 <= 2) || p17 === null)) return false
-  const p18 = o.repetition_penalty
-  if (p18 !== undefined && !((typeof p18 === "number" && p18 > 0) || p18 === null)) return false
-  const p19 = o.response_format
-  if (p19 !== undefined && !(isResponseFormat(p19) || p19 === null)) return false
-  const p20 = o.seed
-  if (
-    p20 !== undefined &&
-    !(
-      isCompletionsStreamServerlessBodyWithTokens$5(p20) ||
-      (typeof p20 === "number" && Number.isSafeInteger(p20)) ||
-      p20 === null
-    )
-  )
-    return false
-  const p21 = o.stop
-  if (p21 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$6(p21) || p21 === null)) return false
-  const p22 = o.stop_tokens
-  if (p22 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$7(p22) || p22 === null)) return false
-  const p23 = o.stream
-  if (p23 !== undefined && !(typeof p23 === "boolean")) return false
-  const p24 = o.stream_options
-  if (p24 !== undefined && !(isStreamOptions(p24) || p24 === null)) return false
-  const p25 = o.temperature
-  if (p25 !== undefined && !(typeof p25 === "number" || p25 === null)) return false
-  const p26 = o.token_index_to_replace
-  if (p26 !== undefined && !(isCompletionsStreamServerlessBodyWithTokens$8(p26) || p26 === null)) return false
-  const p27 = o.top_k
-  if (p27 !== undefined && !((typeof p27 === "number" && Number.isSafeInteger(p27) && p27 >= 0) || p27 === null))
-    return false
-  const p28 = o.top_p
-  if (p28 !== undefined && !((typeof p28 === "number" && p28 > 0 && p28 <= 1) || p28 === null)) return false
-  const p29 = o.xtc_threshold
-  if (p29 !== undefined && !((typeof p29 === "number" && p29 >= 0 && p29 <= 1) || p29 === null)) return false
-  const p30 = o.xtc_probability
-  if (p30 !== undefined && !((typeof p30 === "number" && p30 >= 0 && p30 <= 1) || p30 === null)) return false
-  const p31 = o.tokens
-  if (!isCompletionsStreamServerlessBodyWithTokens$9(p31)) return false
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number")) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$3(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$4(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$5(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$6(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$7(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isTokenSequence(e)) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$8(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isCompletionsStreamServerlessBodyWithTokens$9(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
+  return isCompletionsStreamDedicatedBodyWithTokens(u)
 }
 
 /**
@@ -3354,11 +2684,7 @@ export function isToolMessage(u: unknown): u is ToolMessageEncoded {
  * @since 0.2.0
  */
 export function isImageData(u: unknown): u is ImageDataEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.url
-  if (!(typeof p0 === "string")) return false
-  return true
+  return isAudioData(u)
 }
 
 /**
@@ -3403,11 +2729,7 @@ export function isTextContent(u: unknown): u is TextContentEncoded {
  * @since 0.2.0
  */
 export function isVideoData(u: unknown): u is VideoDataEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.url
-  if (!(typeof p0 === "string")) return false
-  return true
+  return isAudioData(u)
 }
 
 /**
@@ -4068,6 +3390,21 @@ function isContainerDetokenizationBody$0(u: unknown): boolean {
 }
 
 /**
+ * Tells whether a value is a `DedicatedChatRenderSuccess` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(DedicatedChatRenderSuccess))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isDedicatedChatRenderSuccess(u: unknown): u is DedicatedChatRenderSuccessEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.text
+  if (!(typeof p0 === "string")) return false
+  return true
+}
+
+/**
  * Tells whether a value is a `ContainerDetokenizationSuccess` on the wire: a compiled check with the same verdict as
  * `Schema.is(Schema.toEncoded(ContainerDetokenizationSuccess))`, without allocating.
  *
@@ -4075,11 +3412,7 @@ function isContainerDetokenizationBody$0(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isContainerDetokenizationSuccess(u: unknown): u is ContainerDetokenizationSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.text
-  if (!(typeof p0 === "string")) return false
-  return true
+  return isDedicatedChatRenderSuccess(u)
 }
 
 /**
@@ -4372,13 +3705,7 @@ export function isMessagesOutputConfig(u: unknown): u is MessagesOutputConfigEnc
  * @since 0.2.0
  */
 export function isMessagesSystemTextBlock(u: unknown): u is MessagesSystemTextBlockEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.type
-  if (!(p0 === "text")) return false
-  const p1 = o.text
-  if (!(typeof p1 === "string")) return false
-  return true
+  return isTextContent(u)
 }
 
 /**
@@ -4890,13 +4217,13 @@ export function isMessagesStreamContentBlockStop(u: unknown): u is MessagesStrea
 }
 
 /**
- * Tells whether a value is a `MessagesStreamErrorDetail` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.toEncoded(MessagesStreamErrorDetail))`, without allocating.
+ * Tells whether a value is a `MessagesErrorObject` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(MessagesErrorObject))`, without allocating.
  *
  * @category guards
  * @since 0.2.0
  */
-export function isMessagesStreamErrorDetail(u: unknown): u is MessagesStreamErrorDetailEncoded {
+export function isMessagesErrorObject(u: unknown): u is MessagesErrorObjectEncoded {
   if (typeof u !== "object" || u === null || Array.isArray(u)) return false
   const o = u as { readonly [key: string]: unknown }
   const p0 = o.type
@@ -4904,6 +4231,17 @@ export function isMessagesStreamErrorDetail(u: unknown): u is MessagesStreamErro
   const p1 = o.message
   if (!(typeof p1 === "string")) return false
   return true
+}
+
+/**
+ * Tells whether a value is a `MessagesStreamErrorDetail` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(MessagesStreamErrorDetail))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isMessagesStreamErrorDetail(u: unknown): u is MessagesStreamErrorDetailEncoded {
+  return isMessagesErrorObject(u)
 }
 
 /**
@@ -5287,6 +4625,17 @@ export function isResponsesInputText(u: unknown): u is ResponsesInputTextEncoded
 }
 
 /**
+ * Tells whether a value is a `ResponsesFunctionCallOutputContent` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ResponsesFunctionCallOutputContent))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isResponsesFunctionCallOutputContent(u: unknown): u is ResponsesFunctionCallOutputContentEncoded {
+  return isResponsesInputText(u) || isResponsesInputImage(u)
+}
+
+/**
  * Tells whether a value is a `ResponsesCustomToolCallOutputContent` on the wire: a compiled check with the same verdict as
  * `Schema.is(Schema.toEncoded(ResponsesCustomToolCallOutputContent))`, without allocating.
  *
@@ -5294,7 +4643,7 @@ export function isResponsesInputText(u: unknown): u is ResponsesInputTextEncoded
  * @since 0.2.0
  */
 export function isResponsesCustomToolCallOutputContent(u: unknown): u is ResponsesCustomToolCallOutputContentEncoded {
-  return isResponsesInputText(u) || isResponsesInputImage(u)
+  return isResponsesFunctionCallOutputContent(u)
 }
 
 /**
@@ -5351,17 +4700,6 @@ export function isResponsesFunctionCall(u: unknown): u is ResponsesFunctionCallE
   if (p5 !== undefined && !(p5 === "in_progress" || p5 === "completed" || p5 === "incomplete" || p5 === null))
     return false
   return true
-}
-
-/**
- * Tells whether a value is a `ResponsesFunctionCallOutputContent` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.toEncoded(ResponsesFunctionCallOutputContent))`, without allocating.
- *
- * @category guards
- * @since 0.2.0
- */
-export function isResponsesFunctionCallOutputContent(u: unknown): u is ResponsesFunctionCallOutputContentEncoded {
-  return isResponsesInputText(u) || isResponsesInputImage(u)
 }
 
 /**
@@ -6432,48 +5770,7 @@ export function isContainerResponsesStreamSuccess(u: unknown): u is ContainerRes
  * @since 0.2.0
  */
 export function isContainerResponsesSuccess(u: unknown): u is ContainerResponsesSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.id
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.object
-  if (!(p1 === "response")) return false
-  const p2 = o.created_at
-  if (!(typeof p2 === "number" && Number.isSafeInteger(p2))) return false
-  const p3 = o.error
-  if (p3 !== undefined && !(isResponsesError(p3) || p3 === null)) return false
-  const p4 = o.status
-  if (
-    p4 !== undefined &&
-    !(
-      p4 === "completed" ||
-      p4 === "failed" ||
-      p4 === "in_progress" ||
-      p4 === "cancelled" ||
-      p4 === "queued" ||
-      p4 === "incomplete" ||
-      p4 === null
-    )
-  )
-    return false
-  const p5 = o.output
-  if (!isContainerResponsesSuccess$0(p5)) return false
-  const p6 = o.usage
-  if (p6 !== undefined && !(isResponsesUsage(p6) || p6 === null)) return false
-  const p7 = o.incomplete_details
-  if (p7 !== undefined && !(isResponsesIncompleteDetails(p7) || p7 === null)) return false
-  const p8 = o.model
-  if (p8 !== undefined && !(typeof p8 === "string" || p8 === null)) return false
-  return true
-}
-
-function isContainerResponsesSuccess$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isResponsesOutputItem(e)) return false
-  }
-  return true
+  return isResponsesSuccess(u)
 }
 
 /**
@@ -6955,21 +6252,6 @@ function isDedicatedChatRenderBody$2(u: unknown): boolean {
 }
 
 /**
- * Tells whether a value is a `DedicatedChatRenderSuccess` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.toEncoded(DedicatedChatRenderSuccess))`, without allocating.
- *
- * @category guards
- * @since 0.2.0
- */
-export function isDedicatedChatRenderSuccess(u: unknown): u is DedicatedChatRenderSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.text
-  if (!(typeof p0 === "string")) return false
-  return true
-}
-
-/**
  * Tells whether a value is a `DedicatedCompletionsBody` on the wire: a compiled check with the same verdict as
  * `Schema.is(Schema.toEncoded(DedicatedCompletionsBody))`, without allocating.
  *
@@ -7047,11 +6329,7 @@ function isDedicatedDetokenizationBody$0(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isDedicatedDetokenizationSuccess(u: unknown): u is DedicatedDetokenizationSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.text
-  if (!(typeof p0 === "string")) return false
-  return true
+  return isDedicatedChatRenderSuccess(u)
 }
 
 /**
@@ -7390,11 +6668,7 @@ function isDedicatedMessagesStreamBody$9(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isDedicatedMessagesStreamSuccess(u: unknown): u is DedicatedMessagesStreamSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.data
-  if (!isMessagesStreamEvent(p0)) return false
-  return true
+  return isContainerMessagesStreamSuccess(u)
 }
 
 /**
@@ -7405,38 +6679,7 @@ export function isDedicatedMessagesStreamSuccess(u: unknown): u is DedicatedMess
  * @since 0.2.0
  */
 export function isDedicatedMessagesSuccess(u: unknown): u is DedicatedMessagesSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.id
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.type
-  if (!(p1 === "message")) return false
-  const p2 = o.role
-  if (!(p2 === "assistant")) return false
-  const p3 = o.content
-  if (!isDedicatedMessagesSuccess$0(p3)) return false
-  const p4 = o.stop_reason
-  if (
-    p4 !== undefined &&
-    !(p4 === "end_turn" || p4 === "max_tokens" || p4 === "tool_use" || p4 === "stop_sequence" || p4 === null)
-  )
-    return false
-  const p5 = o.stop_sequence
-  if (p5 !== undefined && !(typeof p5 === "string" || p5 === null)) return false
-  const p6 = o.usage
-  if (!isMessagesUsage(p6)) return false
-  const p7 = o.model
-  if (p7 !== undefined && !(typeof p7 === "string" || p7 === null)) return false
-  return true
-}
-
-function isDedicatedMessagesSuccess$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesResponseContentBlock(e)) return false
-  }
-  return true
+  return isContainerMessagesSuccess(u)
 }
 
 /**
@@ -7579,11 +6822,7 @@ function isDedicatedResponsesStreamBody$1(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isDedicatedResponsesStreamSuccess(u: unknown): u is DedicatedResponsesStreamSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.data
-  if (!isResponsesStreamEvent(p0)) return false
-  return true
+  return isContainerResponsesStreamSuccess(u)
 }
 
 /**
@@ -7594,48 +6833,7 @@ export function isDedicatedResponsesStreamSuccess(u: unknown): u is DedicatedRes
  * @since 0.2.0
  */
 export function isDedicatedResponsesSuccess(u: unknown): u is DedicatedResponsesSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.id
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.object
-  if (!(p1 === "response")) return false
-  const p2 = o.created_at
-  if (!(typeof p2 === "number" && Number.isSafeInteger(p2))) return false
-  const p3 = o.error
-  if (p3 !== undefined && !(isResponsesError(p3) || p3 === null)) return false
-  const p4 = o.status
-  if (
-    p4 !== undefined &&
-    !(
-      p4 === "completed" ||
-      p4 === "failed" ||
-      p4 === "in_progress" ||
-      p4 === "cancelled" ||
-      p4 === "queued" ||
-      p4 === "incomplete" ||
-      p4 === null
-    )
-  )
-    return false
-  const p5 = o.output
-  if (!isDedicatedResponsesSuccess$0(p5)) return false
-  const p6 = o.usage
-  if (p6 !== undefined && !(isResponsesUsage(p6) || p6 === null)) return false
-  const p7 = o.incomplete_details
-  if (p7 !== undefined && !(isResponsesIncompleteDetails(p7) || p7 === null)) return false
-  const p8 = o.model
-  if (p8 !== undefined && !(typeof p8 === "string" || p8 === null)) return false
-  return true
-}
-
-function isDedicatedResponsesSuccess$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isResponsesOutputItem(e)) return false
-  }
-  return true
+  return isResponsesSuccess(u)
 }
 
 /**
@@ -7663,20 +6861,7 @@ export function isDedicatedTokenizationBody(u: unknown): u is DedicatedTokenizat
  * @since 0.2.0
  */
 export function isDedicatedTokenizationSuccess(u: unknown): u is DedicatedTokenizationSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.tokens
-  if (!isDedicatedTokenizationSuccess$0(p0)) return false
-  return true
-}
-
-function isDedicatedTokenizationSuccess$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
+  return isContainerTokenizationSuccess(u)
 }
 
 /**
@@ -7768,23 +6953,6 @@ export function isIntegratedBuiltInTool(u: unknown): u is IntegratedBuiltInToolE
 }
 
 /**
- * Tells whether a value is a `MessagesErrorObject` on the wire: a compiled check with the same verdict as
- * `Schema.is(Schema.toEncoded(MessagesErrorObject))`, without allocating.
- *
- * @category guards
- * @since 0.2.0
- */
-export function isMessagesErrorObject(u: unknown): u is MessagesErrorObjectEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.type
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.message
-  if (!(typeof p1 === "string")) return false
-  return true
-}
-
-/**
  * Tells whether a value is a `MessagesErrorResponse` on the wire: a compiled check with the same verdict as
  * `Schema.is(Schema.toEncoded(MessagesErrorResponse))`, without allocating.
  *
@@ -7792,15 +6960,7 @@ export function isMessagesErrorObject(u: unknown): u is MessagesErrorObjectEncod
  * @since 0.2.0
  */
 export function isMessagesErrorResponse(u: unknown): u is MessagesErrorResponseEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.type
-  if (!(p0 === "error")) return false
-  const p1 = o.error
-  if (!isMessagesErrorObject(p1)) return false
-  const p2 = o.request_id
-  if (p2 !== undefined && !(typeof p2 === "string" || p2 === null)) return false
-  return true
+  return isMessagesStreamErrorEvent(u)
 }
 
 /**
@@ -7875,21 +7035,7 @@ export function isModelCatalogResponseItem(u: unknown): u is ModelCatalogRespons
  * @since 0.2.0
  */
 export function isServerlessAudioTranscriptionBody(u: unknown): u is ServerlessAudioTranscriptionBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.file
-  if (!(typeof p1 === "string")) return false
-  const p2 = o.chunking_strategy
-  if (p2 !== undefined && !(p2 === "auto" || isServerVadChunkingStrategy(p2) || p2 === null)) return false
-  const p3 = o.language
-  if (p3 !== undefined && !(typeof p3 === "string" || p3 === null)) return false
-  const p4 = o.stream
-  if (p4 !== undefined && !(typeof p4 === "boolean" || p4 === null)) return false
-  const p5 = o.temperature
-  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
-  return true
+  return isDedicatedAudioTranscriptionBody(u)
 }
 
 /**
@@ -7902,21 +7048,7 @@ export function isServerlessAudioTranscriptionBody(u: unknown): u is ServerlessA
 export function isServerlessAudioTranscriptionStreamBody(
   u: unknown,
 ): u is ServerlessAudioTranscriptionStreamBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.file
-  if (!(typeof p1 === "string")) return false
-  const p2 = o.chunking_strategy
-  if (p2 !== undefined && !(p2 === "auto" || isServerVadChunkingStrategy(p2) || p2 === null)) return false
-  const p3 = o.language
-  if (p3 !== undefined && !(typeof p3 === "string" || p3 === null)) return false
-  const p4 = o.stream
-  if (p4 !== undefined && !(typeof p4 === "boolean")) return false
-  const p5 = o.temperature
-  if (p5 !== undefined && !((typeof p5 === "number" && p5 >= 0 && p5 <= 1) || p5 === null)) return false
-  return true
+  return isDedicatedAudioTranscriptionStreamBody(u)
 }
 
 /**
@@ -7962,143 +7094,7 @@ export function isServerlessChatCompleteSuccess(u: unknown): u is ServerlessChat
  * @since 0.2.0
  */
 export function isServerlessChatCompletionBody(u: unknown): u is ServerlessChatCompletionBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.messages
-  if (!isServerlessChatCompletionBody$0(p1)) return false
-  const p2 = o.chat_template_kwargs
-  if (p2 !== undefined && !(isServerlessChatCompletionBody$1(p2) || p2 === null)) return false
-  const p3 = o.eos_token
-  if (p3 !== undefined && !(isServerlessChatCompletionBody$2(p3) || p3 === null)) return false
-  const p4 = o.frequency_penalty
-  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
-  const p5 = o.logit_bias
-  if (p5 !== undefined && !(isServerlessChatCompletionBody$3(p5) || p5 === null)) return false
-  const p6 = o.logprobs
-  if (p6 !== undefined && !(typeof p6 === "boolean" || p6 === null)) return false
-  const p7 = o.max_tokens
-  if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
-  const p8 = o.min_p
-  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
-  const p9 = o.n
-  if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
-  const p10 = o.parallel_tool_calls
-  if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
-  const p11 = o.presence_penalty
-  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
-  const p12 = o.repetition_penalty
-  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
-  const p13 = o.reasoning_effort
-  if (
-    p13 !== undefined &&
-    !(
-      p13 === "minimal" ||
-      p13 === "low" ||
-      p13 === "medium" ||
-      p13 === "high" ||
-      p13 === "xhigh" ||
-      p13 === "max" ||
-      p13 === "ultracode" ||
-      p13 === null
-    )
-  )
-    return false
-  const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
-    return false
-  const p15 = o.seed
-  if (
-    p15 !== undefined &&
-    !(isServerlessChatCompletionBody$4(p15) || (typeof p15 === "number" && Number.isSafeInteger(p15)) || p15 === null)
-  )
-    return false
-  const p16 = o.stop
-  if (p16 !== undefined && !(isServerlessChatCompletionBody$5(p16) || p16 === null)) return false
-  const p17 = o.stream
-  if (p17 !== undefined && !(typeof p17 === "boolean" || p17 === null)) return false
-  const p18 = o.stream_options
-  if (p18 !== undefined && !(isStreamOptions(p18) || p18 === null)) return false
-  const p19 = o.parse_reasoning
-  if (p19 !== undefined && !(typeof p19 === "boolean" || p19 === null)) return false
-  const p20 = o.include_reasoning
-  if (p20 !== undefined && !(typeof p20 === "boolean" || p20 === null)) return false
-  const p21 = o.temperature
-  if (p21 !== undefined && !(typeof p21 === "number" || p21 === null)) return false
-  const p22 = o.tool_choice
-  if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
-  const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
-    return false
-  const p24 = o.top_logprobs
-  if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
-  const p25 = o.top_p
-  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
-  const p26 = o.xtc_threshold
-  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
-  const p27 = o.xtc_probability
-  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
-  const p28 = o.tools
-  if (p28 !== undefined && !(isServerlessChatCompletionBody$6(p28) || p28 === null)) return false
-  const p29 = o.min_tokens
-  if (p29 !== undefined && !((typeof p29 === "number" && Number.isSafeInteger(p29)) || p29 === null)) return false
-  const p30 = o.response_format
-  if (p30 !== undefined && !(isResponseFormat(p30) || p30 === null)) return false
-  return true
-}
-
-function isServerlessChatCompletionBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessage(e)) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionBody$1(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessChatCompletionBody$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionBody$3(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessChatCompletionBody$4(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionBody$5(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionBody$6(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isFunctionTool(e)) return false
-  }
-  return true
+  return isDedicatedChatCompletionBody(u)
 }
 
 /**
@@ -8109,147 +7105,7 @@ function isServerlessChatCompletionBody$6(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessChatCompletionStreamBody(u: unknown): u is ServerlessChatCompletionStreamBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.messages
-  if (!isServerlessChatCompletionStreamBody$0(p1)) return false
-  const p2 = o.chat_template_kwargs
-  if (p2 !== undefined && !(isServerlessChatCompletionStreamBody$1(p2) || p2 === null)) return false
-  const p3 = o.eos_token
-  if (p3 !== undefined && !(isServerlessChatCompletionStreamBody$2(p3) || p3 === null)) return false
-  const p4 = o.frequency_penalty
-  if (p4 !== undefined && !((typeof p4 === "number" && p4 >= -2 && p4 <= 2) || p4 === null)) return false
-  const p5 = o.logit_bias
-  if (p5 !== undefined && !(isServerlessChatCompletionStreamBody$3(p5) || p5 === null)) return false
-  const p6 = o.logprobs
-  if (p6 !== undefined && !(typeof p6 === "boolean" || p6 === null)) return false
-  const p7 = o.max_tokens
-  if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
-  const p8 = o.min_p
-  if (p8 !== undefined && !((typeof p8 === "number" && p8 >= 0 && p8 <= 1) || p8 === null)) return false
-  const p9 = o.n
-  if (p9 !== undefined && !((typeof p9 === "number" && Number.isSafeInteger(p9)) || p9 === null)) return false
-  const p10 = o.parallel_tool_calls
-  if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
-  const p11 = o.presence_penalty
-  if (p11 !== undefined && !((typeof p11 === "number" && p11 >= -2 && p11 <= 2) || p11 === null)) return false
-  const p12 = o.repetition_penalty
-  if (p12 !== undefined && !((typeof p12 === "number" && p12 > 0) || p12 === null)) return false
-  const p13 = o.reasoning_effort
-  if (
-    p13 !== undefined &&
-    !(
-      p13 === "minimal" ||
-      p13 === "low" ||
-      p13 === "medium" ||
-      p13 === "high" ||
-      p13 === "xhigh" ||
-      p13 === "max" ||
-      p13 === "ultracode" ||
-      p13 === null
-    )
-  )
-    return false
-  const p14 = o.reasoning_budget
-  if (p14 !== undefined && !((typeof p14 === "number" && Number.isSafeInteger(p14) && p14 > 0) || p14 === null))
-    return false
-  const p15 = o.seed
-  if (
-    p15 !== undefined &&
-    !(
-      isServerlessChatCompletionStreamBody$4(p15) ||
-      (typeof p15 === "number" && Number.isSafeInteger(p15)) ||
-      p15 === null
-    )
-  )
-    return false
-  const p16 = o.stop
-  if (p16 !== undefined && !(isServerlessChatCompletionStreamBody$5(p16) || p16 === null)) return false
-  const p17 = o.stream
-  if (p17 !== undefined && !(typeof p17 === "boolean")) return false
-  const p18 = o.stream_options
-  if (p18 !== undefined && !(isStreamOptions(p18) || p18 === null)) return false
-  const p19 = o.parse_reasoning
-  if (p19 !== undefined && !(typeof p19 === "boolean" || p19 === null)) return false
-  const p20 = o.include_reasoning
-  if (p20 !== undefined && !(typeof p20 === "boolean" || p20 === null)) return false
-  const p21 = o.temperature
-  if (p21 !== undefined && !(typeof p21 === "number" || p21 === null)) return false
-  const p22 = o.tool_choice
-  if (p22 !== undefined && !(isToolChoice(p22) || typeof p22 === "string")) return false
-  const p23 = o.top_k
-  if (p23 !== undefined && !((typeof p23 === "number" && Number.isSafeInteger(p23) && p23 >= 0) || p23 === null))
-    return false
-  const p24 = o.top_logprobs
-  if (p24 !== undefined && !((typeof p24 === "number" && Number.isSafeInteger(p24)) || p24 === null)) return false
-  const p25 = o.top_p
-  if (p25 !== undefined && !((typeof p25 === "number" && p25 > 0 && p25 <= 1) || p25 === null)) return false
-  const p26 = o.xtc_threshold
-  if (p26 !== undefined && !((typeof p26 === "number" && p26 >= 0 && p26 <= 1) || p26 === null)) return false
-  const p27 = o.xtc_probability
-  if (p27 !== undefined && !((typeof p27 === "number" && p27 >= 0 && p27 <= 1) || p27 === null)) return false
-  const p28 = o.tools
-  if (p28 !== undefined && !(isServerlessChatCompletionStreamBody$6(p28) || p28 === null)) return false
-  const p29 = o.min_tokens
-  if (p29 !== undefined && !((typeof p29 === "number" && Number.isSafeInteger(p29)) || p29 === null)) return false
-  const p30 = o.response_format
-  if (p30 !== undefined && !(isResponseFormat(p30) || p30 === null)) return false
-  return true
-}
-
-function isServerlessChatCompletionStreamBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessage(e)) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionStreamBody$1(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessChatCompletionStreamBody$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionStreamBody$3(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessChatCompletionStreamBody$4(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionStreamBody$5(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isServerlessChatCompletionStreamBody$6(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isFunctionTool(e)) return false
-  }
-  return true
+  return isDedicatedChatCompletionStreamBody(u)
 }
 
 /**
@@ -8271,39 +7127,7 @@ export function isServerlessChatCompletionStreamSuccess(u: unknown): u is Server
  * @since 0.2.0
  */
 export function isServerlessChatRenderBody(u: unknown): u is ServerlessChatRenderBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.messages
-  if (!isServerlessChatRenderBody$0(p1)) return false
-  const p2 = o.chat_template_kwargs
-  if (p2 !== undefined && !(isServerlessChatRenderBody$1(p2) || p2 === null)) return false
-  const p3 = o.tools
-  if (p3 !== undefined && !(isServerlessChatRenderBody$2(p3) || p3 === null)) return false
-  return true
-}
-
-function isServerlessChatRenderBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessage(e)) return false
-  }
-  return true
-}
-
-function isServerlessChatRenderBody$1(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessChatRenderBody$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isFunctionTool(e)) return false
-  }
-  return true
+  return isDedicatedChatRenderBody(u)
 }
 
 /**
@@ -8314,11 +7138,7 @@ function isServerlessChatRenderBody$2(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessChatRenderSuccess(u: unknown): u is ServerlessChatRenderSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.text
-  if (!(typeof p0 === "string")) return false
-  return true
+  return isDedicatedChatRenderSuccess(u)
 }
 
 /**
@@ -8329,7 +7149,7 @@ export function isServerlessChatRenderSuccess(u: unknown): u is ServerlessChatRe
  * @since 0.2.0
  */
 export function isServerlessCompletionsBody(u: unknown): u is ServerlessCompletionsBodyEncoded {
-  return isCompletionsServerlessBodyWithPrompt(u) || isCompletionsServerlessBodyWithTokens(u)
+  return isDedicatedCompletionsBody(u)
 }
 
 /**
@@ -8340,7 +7160,7 @@ export function isServerlessCompletionsBody(u: unknown): u is ServerlessCompleti
  * @since 0.2.0
  */
 export function isServerlessCompletionsStreamBody(u: unknown): u is ServerlessCompletionsStreamBodyEncoded {
-  return isCompletionsStreamServerlessBodyWithPrompt(u) || isCompletionsStreamServerlessBodyWithTokens(u)
+  return isDedicatedCompletionsStreamBody(u)
 }
 
 /**
@@ -8373,22 +7193,7 @@ export function isServerlessCompletionsSuccess(u: unknown): u is ServerlessCompl
  * @since 0.2.0
  */
 export function isServerlessDetokenizationBody(u: unknown): u is ServerlessDetokenizationBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.tokens
-  if (!isServerlessDetokenizationBody$0(p1)) return false
-  return true
-}
-
-function isServerlessDetokenizationBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
+  return isDedicatedDetokenizationBody(u)
 }
 
 /**
@@ -8399,11 +7204,7 @@ function isServerlessDetokenizationBody$0(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessDetokenizationSuccess(u: unknown): u is ServerlessDetokenizationSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.text
-  if (!(typeof p0 === "string")) return false
-  return true
+  return isDedicatedChatRenderSuccess(u)
 }
 
 /**
@@ -8414,109 +7215,7 @@ export function isServerlessDetokenizationSuccess(u: unknown): u is ServerlessDe
  * @since 0.2.0
  */
 export function isServerlessMessagesBody(u: unknown): u is ServerlessMessagesBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.messages
-  if (!isServerlessMessagesBody$0(p0)) return false
-  const p1 = o.max_tokens
-  if (p1 !== undefined && !((typeof p1 === "number" && Number.isSafeInteger(p1) && p1 >= 1) || p1 === null))
-    return false
-  const p2 = o.model
-  if (!(typeof p2 === "string")) return false
-  const p3 = o.system
-  if (p3 !== undefined && !(typeof p3 === "string" || isServerlessMessagesBody$1(p3) || p3 === null)) return false
-  const p4 = o.stream
-  if (p4 !== undefined && !(typeof p4 === "boolean" || p4 === null)) return false
-  const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
-  const p6 = o.top_p
-  if (p6 !== undefined && !(typeof p6 === "number" || p6 === null)) return false
-  const p7 = o.top_k
-  if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
-  const p8 = o.stop_sequences
-  if (p8 !== undefined && !(isServerlessMessagesBody$2(p8) || p8 === null)) return false
-  const p9 = o.tools
-  if (p9 !== undefined && !(isServerlessMessagesBody$3(p9) || p9 === null)) return false
-  const p10 = o.tool_choice
-  if (p10 !== undefined && !(isMessagesToolChoice(p10) || p10 === null)) return false
-  const p11 = o.thinking
-  if (p11 !== undefined && !(isMessagesThinkingConfig(p11) || p11 === null)) return false
-  const p12 = o.output_config
-  if (p12 !== undefined && !(isMessagesOutputConfig(p12) || p12 === null)) return false
-  const p13 = o.cache_control
-  if (p13 !== undefined && !(isServerlessMessagesBody$4(p13) || p13 === null)) return false
-  const p14 = o.container
-  if (p14 !== undefined && !(isServerlessMessagesBody$5(p14) || p14 === null)) return false
-  const p15 = o.context_manager
-  if (p15 !== undefined && !(isServerlessMessagesBody$6(p15) || p15 === null)) return false
-  const p16 = o.inference_geo
-  if (p16 !== undefined && !(isServerlessMessagesBody$7(p16) || p16 === null)) return false
-  const p17 = o.metadata
-  if (p17 !== undefined && !(isServerlessMessagesBody$8(p17) || p17 === null)) return false
-  const p18 = o.service_tier
-  if (p18 !== undefined && !(typeof p18 === "string" || isServerlessMessagesBody$9(p18) || p18 === null)) return false
-  return true
-}
-
-function isServerlessMessagesBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  if (u.length < 1) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesInputMessage(e)) return false
-  }
-  return true
-}
-
-function isServerlessMessagesBody$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesSystemTextBlock(e)) return false
-  }
-  return true
-}
-
-function isServerlessMessagesBody$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isServerlessMessagesBody$3(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesToolDefinition(e)) return false
-  }
-  return true
-}
-
-function isServerlessMessagesBody$4(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesBody$5(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesBody$6(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesBody$7(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesBody$8(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesBody$9(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
+  return isDedicatedMessagesBody(u)
 }
 
 /**
@@ -8527,110 +7226,7 @@ function isServerlessMessagesBody$9(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessMessagesStreamBody(u: unknown): u is ServerlessMessagesStreamBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.messages
-  if (!isServerlessMessagesStreamBody$0(p0)) return false
-  const p1 = o.max_tokens
-  if (p1 !== undefined && !((typeof p1 === "number" && Number.isSafeInteger(p1) && p1 >= 1) || p1 === null))
-    return false
-  const p2 = o.model
-  if (!(typeof p2 === "string")) return false
-  const p3 = o.system
-  if (p3 !== undefined && !(typeof p3 === "string" || isServerlessMessagesStreamBody$1(p3) || p3 === null)) return false
-  const p4 = o.stream
-  if (p4 !== undefined && !(typeof p4 === "boolean")) return false
-  const p5 = o.temperature
-  if (p5 !== undefined && !(typeof p5 === "number" || p5 === null)) return false
-  const p6 = o.top_p
-  if (p6 !== undefined && !(typeof p6 === "number" || p6 === null)) return false
-  const p7 = o.top_k
-  if (p7 !== undefined && !((typeof p7 === "number" && Number.isSafeInteger(p7)) || p7 === null)) return false
-  const p8 = o.stop_sequences
-  if (p8 !== undefined && !(isServerlessMessagesStreamBody$2(p8) || p8 === null)) return false
-  const p9 = o.tools
-  if (p9 !== undefined && !(isServerlessMessagesStreamBody$3(p9) || p9 === null)) return false
-  const p10 = o.tool_choice
-  if (p10 !== undefined && !(isMessagesToolChoice(p10) || p10 === null)) return false
-  const p11 = o.thinking
-  if (p11 !== undefined && !(isMessagesThinkingConfig(p11) || p11 === null)) return false
-  const p12 = o.output_config
-  if (p12 !== undefined && !(isMessagesOutputConfig(p12) || p12 === null)) return false
-  const p13 = o.cache_control
-  if (p13 !== undefined && !(isServerlessMessagesStreamBody$4(p13) || p13 === null)) return false
-  const p14 = o.container
-  if (p14 !== undefined && !(isServerlessMessagesStreamBody$5(p14) || p14 === null)) return false
-  const p15 = o.context_manager
-  if (p15 !== undefined && !(isServerlessMessagesStreamBody$6(p15) || p15 === null)) return false
-  const p16 = o.inference_geo
-  if (p16 !== undefined && !(isServerlessMessagesStreamBody$7(p16) || p16 === null)) return false
-  const p17 = o.metadata
-  if (p17 !== undefined && !(isServerlessMessagesStreamBody$8(p17) || p17 === null)) return false
-  const p18 = o.service_tier
-  if (p18 !== undefined && !(typeof p18 === "string" || isServerlessMessagesStreamBody$9(p18) || p18 === null))
-    return false
-  return true
-}
-
-function isServerlessMessagesStreamBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  if (u.length < 1) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesInputMessage(e)) return false
-  }
-  return true
-}
-
-function isServerlessMessagesStreamBody$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesSystemTextBlock(e)) return false
-  }
-  return true
-}
-
-function isServerlessMessagesStreamBody$2(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "string")) return false
-  }
-  return true
-}
-
-function isServerlessMessagesStreamBody$3(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesToolDefinition(e)) return false
-  }
-  return true
-}
-
-function isServerlessMessagesStreamBody$4(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesStreamBody$5(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesStreamBody$6(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesStreamBody$7(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesStreamBody$8(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
-}
-
-function isServerlessMessagesStreamBody$9(u: unknown): boolean {
-  return typeof u === "object" && u !== null && !Array.isArray(u)
+  return isDedicatedMessagesStreamBody(u)
 }
 
 /**
@@ -8641,11 +7237,7 @@ function isServerlessMessagesStreamBody$9(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessMessagesStreamSuccess(u: unknown): u is ServerlessMessagesStreamSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.data
-  if (!isMessagesStreamEvent(p0)) return false
-  return true
+  return isContainerMessagesStreamSuccess(u)
 }
 
 /**
@@ -8656,38 +7248,7 @@ export function isServerlessMessagesStreamSuccess(u: unknown): u is ServerlessMe
  * @since 0.2.0
  */
 export function isServerlessMessagesSuccess(u: unknown): u is ServerlessMessagesSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.id
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.type
-  if (!(p1 === "message")) return false
-  const p2 = o.role
-  if (!(p2 === "assistant")) return false
-  const p3 = o.content
-  if (!isServerlessMessagesSuccess$0(p3)) return false
-  const p4 = o.stop_reason
-  if (
-    p4 !== undefined &&
-    !(p4 === "end_turn" || p4 === "max_tokens" || p4 === "tool_use" || p4 === "stop_sequence" || p4 === null)
-  )
-    return false
-  const p5 = o.stop_sequence
-  if (p5 !== undefined && !(typeof p5 === "string" || p5 === null)) return false
-  const p6 = o.usage
-  if (!isMessagesUsage(p6)) return false
-  const p7 = o.model
-  if (p7 !== undefined && !(typeof p7 === "string" || p7 === null)) return false
-  return true
-}
-
-function isServerlessMessagesSuccess$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isMessagesResponseContentBlock(e)) return false
-  }
-  return true
+  return isContainerMessagesSuccess(u)
 }
 
 /**
@@ -8722,62 +7283,7 @@ function isServerlessModelListSuccess$0(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessResponsesBody(u: unknown): u is ServerlessResponsesBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.input
-  if (!(typeof p0 === "string" || isServerlessResponsesBody$0(p0))) return false
-  const p1 = o.instructions
-  if (p1 !== undefined && !(typeof p1 === "string" || p1 === null)) return false
-  const p2 = o.max_output_tokens
-  if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
-  const p3 = o.temperature
-  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
-  const p4 = o.top_p
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
-  const p5 = o.parallel_tool_calls
-  if (p5 !== undefined && !(typeof p5 === "boolean" || p5 === null)) return false
-  const p6 = o.tools
-  if (p6 !== undefined && !(isServerlessResponsesBody$1(p6) || p6 === null)) return false
-  const p7 = o.tool_choice
-  if (
-    p7 !== undefined &&
-    !(
-      p7 === "none" ||
-      p7 === "auto" ||
-      p7 === "required" ||
-      isResponsesToolChoiceFunction(p7) ||
-      isResponsesToolChoiceCustom(p7) ||
-      p7 === null
-    )
-  )
-    return false
-  const p8 = o.text
-  if (p8 !== undefined && !(isResponsesTextConfig(p8) || p8 === null)) return false
-  const p9 = o.reasoning
-  if (p9 !== undefined && !(isResponsesReasoningConfig(p9) || p9 === null)) return false
-  const p10 = o.stream
-  if (p10 !== undefined && !(typeof p10 === "boolean" || p10 === null)) return false
-  const p11 = o.model
-  if (!(typeof p11 === "string")) return false
-  return true
-}
-
-function isServerlessResponsesBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isResponsesInputItem(e)) return false
-  }
-  return true
-}
-
-function isServerlessResponsesBody$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isResponsesTool(e)) return false
-  }
-  return true
+  return isDedicatedResponsesBody(u)
 }
 
 /**
@@ -8788,62 +7294,7 @@ function isServerlessResponsesBody$1(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessResponsesStreamBody(u: unknown): u is ServerlessResponsesStreamBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.input
-  if (!(typeof p0 === "string" || isServerlessResponsesStreamBody$0(p0))) return false
-  const p1 = o.instructions
-  if (p1 !== undefined && !(typeof p1 === "string" || p1 === null)) return false
-  const p2 = o.max_output_tokens
-  if (p2 !== undefined && !((typeof p2 === "number" && Number.isSafeInteger(p2)) || p2 === null)) return false
-  const p3 = o.temperature
-  if (p3 !== undefined && !((typeof p3 === "number" && p3 >= 0 && p3 <= 2) || p3 === null)) return false
-  const p4 = o.top_p
-  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
-  const p5 = o.parallel_tool_calls
-  if (p5 !== undefined && !(typeof p5 === "boolean" || p5 === null)) return false
-  const p6 = o.tools
-  if (p6 !== undefined && !(isServerlessResponsesStreamBody$1(p6) || p6 === null)) return false
-  const p7 = o.tool_choice
-  if (
-    p7 !== undefined &&
-    !(
-      p7 === "none" ||
-      p7 === "auto" ||
-      p7 === "required" ||
-      isResponsesToolChoiceFunction(p7) ||
-      isResponsesToolChoiceCustom(p7) ||
-      p7 === null
-    )
-  )
-    return false
-  const p8 = o.text
-  if (p8 !== undefined && !(isResponsesTextConfig(p8) || p8 === null)) return false
-  const p9 = o.reasoning
-  if (p9 !== undefined && !(isResponsesReasoningConfig(p9) || p9 === null)) return false
-  const p10 = o.stream
-  if (p10 !== undefined && !(typeof p10 === "boolean")) return false
-  const p11 = o.model
-  if (!(typeof p11 === "string")) return false
-  return true
-}
-
-function isServerlessResponsesStreamBody$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isResponsesInputItem(e)) return false
-  }
-  return true
-}
-
-function isServerlessResponsesStreamBody$1(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isResponsesTool(e)) return false
-  }
-  return true
+  return isDedicatedResponsesStreamBody(u)
 }
 
 /**
@@ -8854,11 +7305,7 @@ function isServerlessResponsesStreamBody$1(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessResponsesStreamSuccess(u: unknown): u is ServerlessResponsesStreamSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.data
-  if (!isResponsesStreamEvent(p0)) return false
-  return true
+  return isContainerResponsesStreamSuccess(u)
 }
 
 /**
@@ -8869,48 +7316,7 @@ export function isServerlessResponsesStreamSuccess(u: unknown): u is ServerlessR
  * @since 0.2.0
  */
 export function isServerlessResponsesSuccess(u: unknown): u is ServerlessResponsesSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.id
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.object
-  if (!(p1 === "response")) return false
-  const p2 = o.created_at
-  if (!(typeof p2 === "number" && Number.isSafeInteger(p2))) return false
-  const p3 = o.error
-  if (p3 !== undefined && !(isResponsesError(p3) || p3 === null)) return false
-  const p4 = o.status
-  if (
-    p4 !== undefined &&
-    !(
-      p4 === "completed" ||
-      p4 === "failed" ||
-      p4 === "in_progress" ||
-      p4 === "cancelled" ||
-      p4 === "queued" ||
-      p4 === "incomplete" ||
-      p4 === null
-    )
-  )
-    return false
-  const p5 = o.output
-  if (!isServerlessResponsesSuccess$0(p5)) return false
-  const p6 = o.usage
-  if (p6 !== undefined && !(isResponsesUsage(p6) || p6 === null)) return false
-  const p7 = o.incomplete_details
-  if (p7 !== undefined && !(isResponsesIncompleteDetails(p7) || p7 === null)) return false
-  const p8 = o.model
-  if (p8 !== undefined && !(typeof p8 === "string" || p8 === null)) return false
-  return true
-}
-
-function isServerlessResponsesSuccess$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!isResponsesOutputItem(e)) return false
-  }
-  return true
+  return isResponsesSuccess(u)
 }
 
 /**
@@ -8921,13 +7327,7 @@ function isServerlessResponsesSuccess$0(u: unknown): boolean {
  * @since 0.2.0
  */
 export function isServerlessTokenizationBody(u: unknown): u is ServerlessTokenizationBodyEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.model
-  if (!(typeof p0 === "string")) return false
-  const p1 = o.prompt
-  if (!(typeof p1 === "string")) return false
-  return true
+  return isDedicatedTokenizationBody(u)
 }
 
 /**
@@ -8938,20 +7338,7 @@ export function isServerlessTokenizationBody(u: unknown): u is ServerlessTokeniz
  * @since 0.2.0
  */
 export function isServerlessTokenizationSuccess(u: unknown): u is ServerlessTokenizationSuccessEncoded {
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-  const o = u as { readonly [key: string]: unknown }
-  const p0 = o.tokens
-  if (!isServerlessTokenizationSuccess$0(p0)) return false
-  return true
-}
-
-function isServerlessTokenizationSuccess$0(u: unknown): boolean {
-  if (!Array.isArray(u)) return false
-  for (let i = 0; i < u.length; i++) {
-    const e: unknown = u[i]
-    if (!(typeof e === "number" && Number.isSafeInteger(e))) return false
-  }
-  return true
+  return isContainerTokenizationSuccess(u)
 }
 
 /**

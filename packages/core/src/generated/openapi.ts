@@ -1888,344 +1888,18 @@ export interface components {
        */
       model?: string | null
     }
-    /** CompletionsServerlessBodyWithPrompt */
-    CompletionsServerlessBodyWithPrompt: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Bad Word Tokens
-       * @description Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument.
-       */
-      bad_word_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Bad Words
-       * @description Text phrases that should not be generated.
-       *     For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf.
-       *     Before checking whether a bard word is included in the result, the word is converted into tokens.
-       *     We recommend using `bad_word_tokens` because it is clearer.
-       *     For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character.
-       *     Defaults to empty list.
-       */
-      bad_words?: string[] | null
-      /**
-       * Embedding To Replace
-       * @description A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`.
-       */
-      embedding_to_replace?: number[] | null
-      /**
-       * Encoder No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument.
-       */
-      encoder_no_repeat_ngram?: number | null
-      /**
-       * Encoder Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument.
-       */
-      encoder_repetition_penalty?: number | null
-      /**
-       * Eos Token
-       * @description A list of endpoint sentence tokens.
-       */
-      eos_token?: number[] | null
-      /**
-       * Forced Output Tokens
-       * @description A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation.
-       */
-      forced_output_tokens?: number[] | null
-      /**
-       * Frequency Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim.
-       */
-      frequency_penalty?: number | null
-      /**
-       * Logprobs
-       * @description Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens.
-       */
-      logprobs?: number | null
-      /**
-       * Max Tokens
-       * @description The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument.
-       */
-      max_tokens?: number | null
-      /**
-       * Max Total Tokens
-       * @description The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument.
-       */
-      max_total_tokens?: number | null
-      /**
-       * Min P
-       * @description A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling.
-       */
-      min_p?: number | null
-      /**
-       * Min Tokens
-       * @description The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument.
-       *
-       *     **This field is unsupported when `response_format` is specified.**
-       */
-      min_tokens?: number | null
-      /**
-       * Min Total Tokens
-       * @description The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument.
-       */
-      min_total_tokens?: number | null
-      /**
-       * N
-       * @description The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument.
-       */
-      n?: number | null
-      /**
-       * No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument.
-       */
-      no_repeat_ngram?: number | null
-      /**
-       * Presence Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text.
-       */
-      presence_penalty?: number | null
-      /**
-       * Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument.
-       */
-      repetition_penalty?: number | null
-      response_format?: components["schemas"]["ResponseFormat"] | null
-      /**
-       * Seed
-       * @description Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations.
-       */
-      seed?: number[] | number | null
-      /**
-       * Stop
-       * @description When one of the stop phrases appears in the generation result, the API will stop generation.
-       *     The stop phrases are excluded from the result.
-       *     Defaults to empty list.
-       */
-      stop?: string[] | null
-      /**
-       * Stop Tokens
-       * @description Stop generating further tokens when generated token corresponds to any of the tokens in the sequence.
-       */
-      stop_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default false
-       */
-      stream?: boolean | null
-      /**
-       * @description Options related to stream.
-       *     It can only be used when `stream: true`.
-       */
-      stream_options?: components["schemas"]["StreamOptions"] | null
-      /**
-       * Temperature
-       * @description Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument.
-       */
-      temperature?: number | null
-      /**
-       * Token Index To Replace
-       * @description A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`.
-       */
-      token_index_to_replace?: number[] | null
-      /**
-       * Top K
-       * @description Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens.
-       */
-      top_k?: number | null
-      /**
-       * Top P
-       * @description Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity.
-       */
-      top_p?: number | null
-      /**
-       * Xtc Threshold
-       * @description A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely.
-       */
-      xtc_threshold?: number | null
-      /**
-       * Xtc Probability
-       * @description The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering.
-       */
-      xtc_probability?: number | null
-      /**
-       * Prompt
-       * @description The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required.
-       */
-      prompt: string | string[]
-    }
-    /** CompletionsServerlessBodyWithTokens */
-    CompletionsServerlessBodyWithTokens: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Bad Word Tokens
-       * @description Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument.
-       */
-      bad_word_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Bad Words
-       * @description Text phrases that should not be generated.
-       *     For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf.
-       *     Before checking whether a bard word is included in the result, the word is converted into tokens.
-       *     We recommend using `bad_word_tokens` because it is clearer.
-       *     For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character.
-       *     Defaults to empty list.
-       */
-      bad_words?: string[] | null
-      /**
-       * Embedding To Replace
-       * @description A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`.
-       */
-      embedding_to_replace?: number[] | null
-      /**
-       * Encoder No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument.
-       */
-      encoder_no_repeat_ngram?: number | null
-      /**
-       * Encoder Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument.
-       */
-      encoder_repetition_penalty?: number | null
-      /**
-       * Eos Token
-       * @description A list of endpoint sentence tokens.
-       */
-      eos_token?: number[] | null
-      /**
-       * Forced Output Tokens
-       * @description A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation.
-       */
-      forced_output_tokens?: number[] | null
-      /**
-       * Frequency Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim.
-       */
-      frequency_penalty?: number | null
-      /**
-       * Logprobs
-       * @description Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens.
-       */
-      logprobs?: number | null
-      /**
-       * Max Tokens
-       * @description The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument.
-       */
-      max_tokens?: number | null
-      /**
-       * Max Total Tokens
-       * @description The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument.
-       */
-      max_total_tokens?: number | null
-      /**
-       * Min P
-       * @description A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling.
-       */
-      min_p?: number | null
-      /**
-       * Min Tokens
-       * @description The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument.
-       *
-       *     **This field is unsupported when `response_format` is specified.**
-       */
-      min_tokens?: number | null
-      /**
-       * Min Total Tokens
-       * @description The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument.
-       */
-      min_total_tokens?: number | null
-      /**
-       * N
-       * @description The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument.
-       */
-      n?: number | null
-      /**
-       * No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument.
-       */
-      no_repeat_ngram?: number | null
-      /**
-       * Presence Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text.
-       */
-      presence_penalty?: number | null
-      /**
-       * Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument.
-       */
-      repetition_penalty?: number | null
-      response_format?: components["schemas"]["ResponseFormat"] | null
-      /**
-       * Seed
-       * @description Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations.
-       */
-      seed?: number[] | number | null
-      /**
-       * Stop
-       * @description When one of the stop phrases appears in the generation result, the API will stop generation.
-       *     The stop phrases are excluded from the result.
-       *     Defaults to empty list.
-       */
-      stop?: string[] | null
-      /**
-       * Stop Tokens
-       * @description Stop generating further tokens when generated token corresponds to any of the tokens in the sequence.
-       */
-      stop_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default false
-       */
-      stream?: boolean | null
-      /**
-       * @description Options related to stream.
-       *     It can only be used when `stream: true`.
-       */
-      stream_options?: components["schemas"]["StreamOptions"] | null
-      /**
-       * Temperature
-       * @description Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument.
-       */
-      temperature?: number | null
-      /**
-       * Token Index To Replace
-       * @description A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`.
-       */
-      token_index_to_replace?: number[] | null
-      /**
-       * Top K
-       * @description Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens.
-       */
-      top_k?: number | null
-      /**
-       * Top P
-       * @description Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity.
-       */
-      top_p?: number | null
-      /**
-       * Xtc Threshold
-       * @description A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely.
-       */
-      xtc_threshold?: number | null
-      /**
-       * Xtc Probability
-       * @description The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering.
-       */
-      xtc_probability?: number | null
-      /**
-       * Tokens
-       * @description The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required.
-       */
-      tokens: number[]
-    }
+    /**
+     * CompletionsServerlessBodyWithPrompt
+     * @description The same schema as `CompletionsDedicatedBodyWithPrompt` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    CompletionsServerlessBodyWithPrompt: components["schemas"]["CompletionsDedicatedBodyWithPrompt"]
+    /**
+     * CompletionsServerlessBodyWithTokens
+     * @description The same schema as `CompletionsDedicatedBodyWithTokens` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    CompletionsServerlessBodyWithTokens: components["schemas"]["CompletionsDedicatedBodyWithTokens"]
     /** CompletionsStreamBodyWithPrompt */
     CompletionsStreamBodyWithPrompt: {
       /**
@@ -2902,344 +2576,18 @@ export interface components {
        */
       tokens: number[]
     }
-    /** CompletionsStreamServerlessBodyWithPrompt */
-    CompletionsStreamServerlessBodyWithPrompt: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Bad Word Tokens
-       * @description Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument.
-       */
-      bad_word_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Bad Words
-       * @description Text phrases that should not be generated.
-       *     For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf.
-       *     Before checking whether a bard word is included in the result, the word is converted into tokens.
-       *     We recommend using `bad_word_tokens` because it is clearer.
-       *     For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character.
-       *     Defaults to empty list.
-       */
-      bad_words?: string[] | null
-      /**
-       * Embedding To Replace
-       * @description A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`.
-       */
-      embedding_to_replace?: number[] | null
-      /**
-       * Encoder No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument.
-       */
-      encoder_no_repeat_ngram?: number | null
-      /**
-       * Encoder Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument.
-       */
-      encoder_repetition_penalty?: number | null
-      /**
-       * Eos Token
-       * @description A list of endpoint sentence tokens.
-       */
-      eos_token?: number[] | null
-      /**
-       * Forced Output Tokens
-       * @description A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation.
-       */
-      forced_output_tokens?: number[] | null
-      /**
-       * Frequency Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim.
-       */
-      frequency_penalty?: number | null
-      /**
-       * Logprobs
-       * @description Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens.
-       */
-      logprobs?: number | null
-      /**
-       * Max Tokens
-       * @description The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument.
-       */
-      max_tokens?: number | null
-      /**
-       * Max Total Tokens
-       * @description The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument.
-       */
-      max_total_tokens?: number | null
-      /**
-       * Min P
-       * @description A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling.
-       */
-      min_p?: number | null
-      /**
-       * Min Tokens
-       * @description The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument.
-       *
-       *     **This field is unsupported when `response_format` is specified.**
-       */
-      min_tokens?: number | null
-      /**
-       * Min Total Tokens
-       * @description The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument.
-       */
-      min_total_tokens?: number | null
-      /**
-       * N
-       * @description The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument.
-       */
-      n?: number | null
-      /**
-       * No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument.
-       */
-      no_repeat_ngram?: number | null
-      /**
-       * Presence Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text.
-       */
-      presence_penalty?: number | null
-      /**
-       * Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument.
-       */
-      repetition_penalty?: number | null
-      response_format?: components["schemas"]["ResponseFormat"] | null
-      /**
-       * Seed
-       * @description Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations.
-       */
-      seed?: number[] | number | null
-      /**
-       * Stop
-       * @description When one of the stop phrases appears in the generation result, the API will stop generation.
-       *     The stop phrases are excluded from the result.
-       *     Defaults to empty list.
-       */
-      stop?: string[] | null
-      /**
-       * Stop Tokens
-       * @description Stop generating further tokens when generated token corresponds to any of the tokens in the sequence.
-       */
-      stop_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default true
-       */
-      stream?: boolean
-      /**
-       * @description Options related to stream.
-       *     It can only be used when `stream: true`.
-       */
-      stream_options?: components["schemas"]["StreamOptions"] | null
-      /**
-       * Temperature
-       * @description Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument.
-       */
-      temperature?: number | null
-      /**
-       * Token Index To Replace
-       * @description A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`.
-       */
-      token_index_to_replace?: number[] | null
-      /**
-       * Top K
-       * @description Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens.
-       */
-      top_k?: number | null
-      /**
-       * Top P
-       * @description Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity.
-       */
-      top_p?: number | null
-      /**
-       * Xtc Threshold
-       * @description A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely.
-       */
-      xtc_threshold?: number | null
-      /**
-       * Xtc Probability
-       * @description The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering.
-       */
-      xtc_probability?: number | null
-      /**
-       * Prompt
-       * @description The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required.
-       */
-      prompt: string | string[]
-    }
-    /** CompletionsStreamServerlessBodyWithTokens */
-    CompletionsStreamServerlessBodyWithTokens: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Bad Word Tokens
-       * @description Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument.
-       */
-      bad_word_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Bad Words
-       * @description Text phrases that should not be generated.
-       *     For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf.
-       *     Before checking whether a bard word is included in the result, the word is converted into tokens.
-       *     We recommend using `bad_word_tokens` because it is clearer.
-       *     For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character.
-       *     Defaults to empty list.
-       */
-      bad_words?: string[] | null
-      /**
-       * Embedding To Replace
-       * @description A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`.
-       */
-      embedding_to_replace?: number[] | null
-      /**
-       * Encoder No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument.
-       */
-      encoder_no_repeat_ngram?: number | null
-      /**
-       * Encoder Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument.
-       */
-      encoder_repetition_penalty?: number | null
-      /**
-       * Eos Token
-       * @description A list of endpoint sentence tokens.
-       */
-      eos_token?: number[] | null
-      /**
-       * Forced Output Tokens
-       * @description A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation.
-       */
-      forced_output_tokens?: number[] | null
-      /**
-       * Frequency Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim.
-       */
-      frequency_penalty?: number | null
-      /**
-       * Logprobs
-       * @description Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens.
-       */
-      logprobs?: number | null
-      /**
-       * Max Tokens
-       * @description The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument.
-       */
-      max_tokens?: number | null
-      /**
-       * Max Total Tokens
-       * @description The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument.
-       */
-      max_total_tokens?: number | null
-      /**
-       * Min P
-       * @description A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling.
-       */
-      min_p?: number | null
-      /**
-       * Min Tokens
-       * @description The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument.
-       *
-       *     **This field is unsupported when `response_format` is specified.**
-       */
-      min_tokens?: number | null
-      /**
-       * Min Total Tokens
-       * @description The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument.
-       */
-      min_total_tokens?: number | null
-      /**
-       * N
-       * @description The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument.
-       */
-      n?: number | null
-      /**
-       * No Repeat Ngram
-       * @description If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument.
-       */
-      no_repeat_ngram?: number | null
-      /**
-       * Presence Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text.
-       */
-      presence_penalty?: number | null
-      /**
-       * Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument.
-       */
-      repetition_penalty?: number | null
-      response_format?: components["schemas"]["ResponseFormat"] | null
-      /**
-       * Seed
-       * @description Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations.
-       */
-      seed?: number[] | number | null
-      /**
-       * Stop
-       * @description When one of the stop phrases appears in the generation result, the API will stop generation.
-       *     The stop phrases are excluded from the result.
-       *     Defaults to empty list.
-       */
-      stop?: string[] | null
-      /**
-       * Stop Tokens
-       * @description Stop generating further tokens when generated token corresponds to any of the tokens in the sequence.
-       */
-      stop_tokens?: components["schemas"]["TokenSequence"][] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default true
-       */
-      stream?: boolean
-      /**
-       * @description Options related to stream.
-       *     It can only be used when `stream: true`.
-       */
-      stream_options?: components["schemas"]["StreamOptions"] | null
-      /**
-       * Temperature
-       * @description Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument.
-       */
-      temperature?: number | null
-      /**
-       * Token Index To Replace
-       * @description A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`.
-       */
-      token_index_to_replace?: number[] | null
-      /**
-       * Top K
-       * @description Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens.
-       */
-      top_k?: number | null
-      /**
-       * Top P
-       * @description Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity.
-       */
-      top_p?: number | null
-      /**
-       * Xtc Threshold
-       * @description A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely.
-       */
-      xtc_threshold?: number | null
-      /**
-       * Xtc Probability
-       * @description The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering.
-       */
-      xtc_probability?: number | null
-      /**
-       * Tokens
-       * @description The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required.
-       */
-      tokens: number[]
-    }
+    /**
+     * CompletionsStreamServerlessBodyWithPrompt
+     * @description The same schema as `CompletionsStreamDedicatedBodyWithPrompt` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    CompletionsStreamServerlessBodyWithPrompt: components["schemas"]["CompletionsStreamDedicatedBodyWithPrompt"]
+    /**
+     * CompletionsStreamServerlessBodyWithTokens
+     * @description The same schema as `CompletionsStreamDedicatedBodyWithTokens` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    CompletionsStreamServerlessBodyWithTokens: components["schemas"]["CompletionsStreamDedicatedBodyWithTokens"]
     /** ContainerAudioTranscriptionBody */
     ContainerAudioTranscriptionBody: {
       /**
@@ -3715,14 +3063,12 @@ export interface components {
        */
       tokens: number[]
     }
-    /** ContainerDetokenizationSuccess */
-    ContainerDetokenizationSuccess: {
-      /**
-       * Text
-       * @description Detokenized text output.
-       */
-      text: string
-    }
+    /**
+     * ContainerDetokenizationSuccess
+     * @description The same schema as `DedicatedChatRenderSuccess` but for what it says of:
+     *     - `text`: Detokenized text output.
+     */
+    ContainerDetokenizationSuccess: components["schemas"]["DedicatedChatRenderSuccess"]
     /** ContainerMessagesBody */
     ContainerMessagesBody: {
       /**
@@ -4124,47 +3470,7 @@ export interface components {
       data: components["schemas"]["ResponsesStreamEvent"]
     }
     /** ContainerResponsesSuccess */
-    ContainerResponsesSuccess: {
-      /**
-       * Id
-       * @description Unique identifier for this response.
-       */
-      id: string
-      /**
-       * Object
-       * @description The object type of this resource - always set to `response`.
-       * @constant
-       */
-      object: "response"
-      /**
-       * Created At
-       * @description Unix timestamp (in seconds) of when this response was created.
-       */
-      created_at: number
-      /** @description An error object returned when the model fails to generate a Response. */
-      error?: components["schemas"]["ResponsesError"] | null
-      /**
-       * Status
-       * @description The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`.
-       */
-      status?: ("completed" | "failed" | "in_progress" | "cancelled" | "queued" | "incomplete") | null
-      /**
-       * Output
-       * @description An array of content items generated by the model.
-       */
-      output: components["schemas"]["ResponsesOutputItem"][]
-      /** @description Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
-      usage?: components["schemas"]["ResponsesUsage"] | null
-      /** @description Details about why the response is incomplete. */
-      incomplete_details?: components["schemas"]["ResponsesIncompleteDetails"] | null
-      /**
-       * Model
-       * @description Model ID used to generate the response.
-       */
-      model?: string | null
-    } & {
-      [key: string]: unknown
-    }
+    ContainerResponsesSuccess: components["schemas"]["ResponsesSuccess"]
     /** ContainerTokenizationBody */
     ContainerTokenizationBody: {
       /**
@@ -4697,14 +4003,12 @@ export interface components {
        */
       tokens: number[]
     }
-    /** DedicatedDetokenizationSuccess */
-    DedicatedDetokenizationSuccess: {
-      /**
-       * Text
-       * @description Detokenized text output.
-       */
-      text: string
-    }
+    /**
+     * DedicatedDetokenizationSuccess
+     * @description The same schema as `DedicatedChatRenderSuccess` but for what it says of:
+     *     - `text`: Detokenized text output.
+     */
+    DedicatedDetokenizationSuccess: components["schemas"]["DedicatedChatRenderSuccess"]
     /** DedicatedEmbeddingsBody */
     DedicatedEmbeddingsBody: {
       /**
@@ -4978,54 +4282,9 @@ export interface components {
       [key: string]: unknown
     }
     /** DedicatedMessagesStreamSuccess */
-    DedicatedMessagesStreamSuccess: {
-      /** @description A server-sent event containing a streamed Messages API update. */
-      data: components["schemas"]["MessagesStreamEvent"]
-    }
+    DedicatedMessagesStreamSuccess: components["schemas"]["ContainerMessagesStreamSuccess"]
     /** DedicatedMessagesSuccess */
-    DedicatedMessagesSuccess: {
-      /**
-       * Id
-       * @description Unique identifier for this message response.
-       */
-      id: string
-      /**
-       * Type
-       * @description Response object type (`message`).
-       * @constant
-       */
-      type: "message"
-      /**
-       * Role
-       * @description Role of the output message author (`assistant`).
-       * @constant
-       */
-      role: "assistant"
-      /**
-       * Content
-       * @description Assistant output blocks in generation order.
-       */
-      content: components["schemas"]["MessagesResponseContentBlock"][]
-      /**
-       * Stop Reason
-       * @description Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`).
-       */
-      stop_reason?: ("end_turn" | "max_tokens" | "tool_use" | "stop_sequence") | null
-      /**
-       * Stop Sequence
-       * @description Matched stop string when `stop_reason` is `stop_sequence`; otherwise null.
-       */
-      stop_sequence?: string | null
-      /** @description Token usage details for this response. */
-      usage: components["schemas"]["MessagesUsage"]
-      /**
-       * Model
-       * @description Model used to generate the response.
-       */
-      model?: string | null
-    } & {
-      [key: string]: unknown
-    }
+    DedicatedMessagesSuccess: components["schemas"]["ContainerMessagesSuccess"]
     /** DedicatedResponsesBody */
     DedicatedResponsesBody: {
       /**
@@ -5159,52 +4418,9 @@ export interface components {
       [key: string]: unknown
     }
     /** DedicatedResponsesStreamSuccess */
-    DedicatedResponsesStreamSuccess: {
-      /** @description A server-sent event containing a streamed Responses API update. */
-      data: components["schemas"]["ResponsesStreamEvent"]
-    }
+    DedicatedResponsesStreamSuccess: components["schemas"]["ContainerResponsesStreamSuccess"]
     /** DedicatedResponsesSuccess */
-    DedicatedResponsesSuccess: {
-      /**
-       * Id
-       * @description Unique identifier for this response.
-       */
-      id: string
-      /**
-       * Object
-       * @description The object type of this resource - always set to `response`.
-       * @constant
-       */
-      object: "response"
-      /**
-       * Created At
-       * @description Unix timestamp (in seconds) of when this response was created.
-       */
-      created_at: number
-      /** @description An error object returned when the model fails to generate a Response. */
-      error?: components["schemas"]["ResponsesError"] | null
-      /**
-       * Status
-       * @description The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`.
-       */
-      status?: ("completed" | "failed" | "in_progress" | "cancelled" | "queued" | "incomplete") | null
-      /**
-       * Output
-       * @description An array of content items generated by the model.
-       */
-      output: components["schemas"]["ResponsesOutputItem"][]
-      /** @description Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
-      usage?: components["schemas"]["ResponsesUsage"] | null
-      /** @description Details about why the response is incomplete. */
-      incomplete_details?: components["schemas"]["ResponsesIncompleteDetails"] | null
-      /**
-       * Model
-       * @description Model ID used to generate the response.
-       */
-      model?: string | null
-    } & {
-      [key: string]: unknown
-    }
+    DedicatedResponsesSuccess: components["schemas"]["ResponsesSuccess"]
     /** DedicatedTokenizationBody */
     DedicatedTokenizationBody: {
       /**
@@ -5219,13 +4435,7 @@ export interface components {
       prompt: string
     }
     /** DedicatedTokenizationSuccess */
-    DedicatedTokenizationSuccess: {
-      /**
-       * Tokens
-       * @description A list of token IDs.
-       */
-      tokens: number[]
-    }
+    DedicatedTokenizationSuccess: components["schemas"]["ContainerTokenizationSuccess"]
     /** EmbeddingObject */
     EmbeddingObject: {
       /**
@@ -5334,14 +4544,12 @@ export interface components {
       /** @description The image URL data. */
       image_url: components["schemas"]["ImageData"]
     }
-    /** ImageData */
-    ImageData: {
-      /**
-       * Url
-       * @description The URL of the image.
-       */
-      url: string
-    }
+    /**
+     * ImageData
+     * @description The same schema as `AudioData` but for what it says of:
+     *     - `url`: The URL of the image.
+     */
+    ImageData: components["schemas"]["AudioData"]
     /** IntegratedBuiltInTool */
     IntegratedBuiltInTool: {
       /**
@@ -5412,22 +4620,13 @@ export interface components {
        */
       message: string
     }
-    /** MessagesErrorResponse */
-    MessagesErrorResponse: {
-      /**
-       * Type
-       * @description Top-level response type for Messages API errors.
-       * @constant
-       */
-      type: "error"
-      /** @description Structured error object. */
-      error: components["schemas"]["MessagesErrorObject"]
-      /**
-       * Request Id
-       * @description Request identifier for debugging and support. It may be omitted in some failure paths.
-       */
-      request_id?: string | null
-    }
+    /**
+     * MessagesErrorResponse
+     * @description The same schema as `MessagesStreamErrorEvent` but for what it says of:
+     *     - `type`: Top-level response type for Messages API errors.
+     *     - `request_id`: Request identifier for debugging and support. It may be omitted in some failure paths.
+     */
+    MessagesErrorResponse: components["schemas"]["MessagesStreamErrorEvent"]
     /** MessagesImageBlock */
     MessagesImageBlock: {
       /**
@@ -5592,19 +4791,12 @@ export interface components {
        */
       index: number
     }
-    /** MessagesStreamErrorDetail */
-    MessagesStreamErrorDetail: {
-      /**
-       * Type
-       * @description Error category, such as `invalid_request_error`.
-       */
-      type: string
-      /**
-       * Message
-       * @description Human-readable error message.
-       */
-      message: string
-    }
+    /**
+     * MessagesStreamErrorDetail
+     * @description The same schema as `MessagesErrorObject` but for what it says of:
+     *     - `type`: Error category, such as `invalid_request_error`.
+     */
+    MessagesStreamErrorDetail: components["schemas"]["MessagesErrorObject"]
     /** MessagesStreamErrorEvent */
     MessagesStreamErrorEvent: {
       /**
@@ -5839,20 +5031,13 @@ export interface components {
        */
       thinking: string
     }
-    /** MessagesSystemTextBlock */
-    MessagesSystemTextBlock: {
-      /**
-       * Type
-       * @description System block type. Must be `text`.
-       * @constant
-       */
-      type: "text"
-      /**
-       * Text
-       * @description System instruction text content.
-       */
-      text: string
-    }
+    /**
+     * MessagesSystemTextBlock
+     * @description The same schema as `TextContent` but for what it says of:
+     *     - `type`: System block type. Must be `text`.
+     *     - `text`: System instruction text content.
+     */
+    MessagesSystemTextBlock: components["schemas"]["TextContent"]
     /** MessagesTextBlock */
     MessagesTextBlock: {
       /**
@@ -6264,9 +5449,7 @@ export interface components {
        */
       id?: string | null
     }
-    ResponsesCustomToolCallOutputContent:
-      | components["schemas"]["ResponsesInputText"]
-      | components["schemas"]["ResponsesInputImage"]
+    ResponsesCustomToolCallOutputContent: components["schemas"]["ResponsesFunctionCallOutputContent"]
     /** ResponsesError */
     ResponsesError: {
       /**
@@ -7094,788 +6277,82 @@ export interface components {
        */
       threshold?: number | null
     }
-    /** ServerlessAudioTranscriptionBody */
-    ServerlessAudioTranscriptionBody: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * File
-       * Format: binary
-       * @description The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats.
-       */
-      file: string
-      /**
-       * Chunking Strategy
-       * @description Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block.
-       */
-      chunking_strategy?: "auto" | components["schemas"]["ServerVadChunkingStrategy"] | null
-      /**
-       * Language
-       * @description The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency.
-       */
-      language?: string | null
-      /**
-       * Stream
-       * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default false
-       */
-      stream?: boolean | null
-      /**
-       * Temperature
-       * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
-       */
-      temperature?: number | null
-    }
-    /** ServerlessAudioTranscriptionStreamBody */
-    ServerlessAudioTranscriptionStreamBody: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * File
-       * Format: binary
-       * @description The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats.
-       */
-      file: string
-      /**
-       * Chunking Strategy
-       * @description Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block.
-       */
-      chunking_strategy?: "auto" | components["schemas"]["ServerVadChunkingStrategy"] | null
-      /**
-       * Language
-       * @description The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency.
-       */
-      language?: string | null
-      /**
-       * Stream
-       * @description Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default true
-       */
-      stream?: boolean
-      /**
-       * Temperature
-       * @description The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
-       */
-      temperature?: number | null
-    }
+    /**
+     * ServerlessAudioTranscriptionBody
+     * @description The same schema as `DedicatedAudioTranscriptionBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessAudioTranscriptionBody: components["schemas"]["DedicatedAudioTranscriptionBody"]
+    /**
+     * ServerlessAudioTranscriptionStreamBody
+     * @description The same schema as `DedicatedAudioTranscriptionStreamBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessAudioTranscriptionStreamBody: components["schemas"]["DedicatedAudioTranscriptionStreamBody"]
     /** ServerlessAudioTranscriptionStreamSuccess */
     ServerlessAudioTranscriptionStreamSuccess: components["schemas"]["StreamedAudioTranscriptionResult"]
     /** ServerlessAudioTranscriptionSuccess */
     ServerlessAudioTranscriptionSuccess: components["schemas"]["AudioTranscriptionResult"]
     /** ServerlessChatCompleteSuccess */
     ServerlessChatCompleteSuccess: components["schemas"]["ChatCompletionResponse"]
-    /** ServerlessChatCompletionBody */
-    ServerlessChatCompletionBody: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Messages
-       * @description A list of messages comprising the conversation so far.
-       */
-      messages: components["schemas"]["Message"][]
-      /**
-       * Chat Template Kwargs
-       * @description Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template.
-       */
-      chat_template_kwargs?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Eos Token
-       * @description A list of endpoint sentence tokens.
-       */
-      eos_token?: number[] | null
-      /**
-       * Frequency Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim.
-       */
-      frequency_penalty?: number | null
-      /**
-       * Logit Bias
-       * @description Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model.
-       */
-      logit_bias?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Logprobs
-       * @description Whether to return log probabilities of the output tokens or not.
-       */
-      logprobs?: boolean | null
-      /**
-       * Max Tokens
-       * @description The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument.
-       */
-      max_tokens?: number | null
-      /**
-       * Min P
-       * @description A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling.
-       */
-      min_p?: number | null
-      /**
-       * N
-       * @description The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument.
-       */
-      n?: number | null
-      /**
-       * Parallel Tool Calls
-       * @description Whether to enable parallel function calling.
-       */
-      parallel_tool_calls?: boolean | null
-      /**
-       * Presence Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text.
-       */
-      presence_penalty?: number | null
-      /**
-       * Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument.
-       */
-      repetition_penalty?: number | null
-      /**
-       * Reasoning Effort
-       * @description Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model.
-       */
-      reasoning_effort?: ("minimal" | "low" | "medium" | "high" | "xhigh" | "max" | "ultracode") | null
-      /**
-       * Reasoning Budget
-       * @description Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models.
-       */
-      reasoning_budget?: number | null
-      /**
-       * Seed
-       * @description Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations.
-       */
-      seed?: number[] | number | null
-      /**
-       * Stop
-       * @description When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list.
-       */
-      stop?: string[] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default false
-       */
-      stream?: boolean | null
-      /**
-       * @description Options related to stream.
-       *     It can only be used when `stream: true`.
-       */
-      stream_options?: components["schemas"]["StreamOptions"] | null
-      /**
-       * Parse Reasoning
-       * @description Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints.
-       *
-       *     For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli).
-       */
-      parse_reasoning?: boolean | null
-      /**
-       * Include Reasoning
-       * @description When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true.
-       *
-       *     For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli).
-       */
-      include_reasoning?: boolean | null
-      /**
-       * Temperature
-       * @description Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument.
-       */
-      temperature?: number | null
-      /**
-       * Tool Choice
-       * @description Determines the tool calling behavior of the model.
-       *     When set to `none`, the model will bypass tool execution and generate a response directly.
-       *     In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message.
-       *     Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user.
-       *     You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`.
-       */
-      tool_choice?: components["schemas"]["ToolChoice"] | string
-      /**
-       * Top K
-       * @description Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens.
-       */
-      top_k?: number | null
-      /**
-       * Top Logprobs
-       * @description The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used.
-       */
-      top_logprobs?: number | null
-      /**
-       * Top P
-       * @description Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity.
-       */
-      top_p?: number | null
-      /**
-       * Xtc Threshold
-       * @description A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely.
-       */
-      xtc_threshold?: number | null
-      /**
-       * Xtc Probability
-       * @description The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering.
-       */
-      xtc_probability?: number | null
-      /**
-       * Tools
-       * @description A list of tools the model may call.
-       *     Use this to provide a list of functions the model may generate JSON inputs for.
-       *
-       *     **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.**
-       */
-      tools?: components["schemas"]["FunctionTool"][] | null
-      /**
-       * Min Tokens
-       * @description The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument.
-       *
-       *     **This field is unsupported when `tools` or `response_format` is specified.**
-       */
-      min_tokens?: number | null
-      /**
-       * @description The enforced format of the model's output.
-       *
-       *     Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`.
-       *
-       *     For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs).
-       *
-       *     ***Important***
-       *     You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`).
-       *     Otherwise, the model may result in an unending stream of whitespace or other characters.
-       *
-       *     **This field is unsupported when `tools` is specified.**
-       *     **When `response_format` is specified, `min_tokens` field is unsupported.**
-       */
-      response_format?: components["schemas"]["ResponseFormat"] | null
-    }
-    /** ServerlessChatCompletionStreamBody */
-    ServerlessChatCompletionStreamBody: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Messages
-       * @description A list of messages comprising the conversation so far.
-       */
-      messages: components["schemas"]["Message"][]
-      /**
-       * Chat Template Kwargs
-       * @description Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template.
-       */
-      chat_template_kwargs?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Eos Token
-       * @description A list of endpoint sentence tokens.
-       */
-      eos_token?: number[] | null
-      /**
-       * Frequency Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim.
-       */
-      frequency_penalty?: number | null
-      /**
-       * Logit Bias
-       * @description Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model.
-       */
-      logit_bias?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Logprobs
-       * @description Whether to return log probabilities of the output tokens or not.
-       */
-      logprobs?: boolean | null
-      /**
-       * Max Tokens
-       * @description The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument.
-       */
-      max_tokens?: number | null
-      /**
-       * Min P
-       * @description A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling.
-       */
-      min_p?: number | null
-      /**
-       * N
-       * @description The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument.
-       */
-      n?: number | null
-      /**
-       * Parallel Tool Calls
-       * @description Whether to enable parallel function calling.
-       */
-      parallel_tool_calls?: boolean | null
-      /**
-       * Presence Penalty
-       * @description Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text.
-       */
-      presence_penalty?: number | null
-      /**
-       * Repetition Penalty
-       * @description Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument.
-       */
-      repetition_penalty?: number | null
-      /**
-       * Reasoning Effort
-       * @description Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model.
-       */
-      reasoning_effort?: ("minimal" | "low" | "medium" | "high" | "xhigh" | "max" | "ultracode") | null
-      /**
-       * Reasoning Budget
-       * @description Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models.
-       */
-      reasoning_budget?: number | null
-      /**
-       * Seed
-       * @description Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations.
-       */
-      seed?: number[] | number | null
-      /**
-       * Stop
-       * @description When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list.
-       */
-      stop?: string[] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default true
-       */
-      stream?: boolean
-      /**
-       * @description Options related to stream.
-       *     It can only be used when `stream: true`.
-       */
-      stream_options?: components["schemas"]["StreamOptions"] | null
-      /**
-       * Parse Reasoning
-       * @description Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints.
-       *
-       *     For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli).
-       */
-      parse_reasoning?: boolean | null
-      /**
-       * Include Reasoning
-       * @description When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true.
-       *
-       *     For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli).
-       */
-      include_reasoning?: boolean | null
-      /**
-       * Temperature
-       * @description Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument.
-       */
-      temperature?: number | null
-      /**
-       * Tool Choice
-       * @description Determines the tool calling behavior of the model.
-       *     When set to `none`, the model will bypass tool execution and generate a response directly.
-       *     In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message.
-       *     Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user.
-       *     You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`.
-       */
-      tool_choice?: components["schemas"]["ToolChoice"] | string
-      /**
-       * Top K
-       * @description Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens.
-       */
-      top_k?: number | null
-      /**
-       * Top Logprobs
-       * @description The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used.
-       */
-      top_logprobs?: number | null
-      /**
-       * Top P
-       * @description Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity.
-       */
-      top_p?: number | null
-      /**
-       * Xtc Threshold
-       * @description A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely.
-       */
-      xtc_threshold?: number | null
-      /**
-       * Xtc Probability
-       * @description The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering.
-       */
-      xtc_probability?: number | null
-      /**
-       * Tools
-       * @description A list of tools the model may call.
-       *     Use this to provide a list of functions the model may generate JSON inputs for.
-       *
-       *     **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.**
-       */
-      tools?: components["schemas"]["FunctionTool"][] | null
-      /**
-       * Min Tokens
-       * @description The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument.
-       *
-       *     **This field is unsupported when `tools` or `response_format` is specified.**
-       */
-      min_tokens?: number | null
-      /**
-       * @description The enforced format of the model's output.
-       *
-       *     Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`.
-       *
-       *     For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs).
-       *
-       *     ***Important***
-       *     You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`).
-       *     Otherwise, the model may result in an unending stream of whitespace or other characters.
-       *
-       *     **This field is unsupported when `tools` is specified.**
-       *     **When `response_format` is specified, `min_tokens` field is unsupported.**
-       */
-      response_format?: components["schemas"]["ResponseFormat"] | null
-    }
+    /**
+     * ServerlessChatCompletionBody
+     * @description The same schema as `DedicatedChatCompletionBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessChatCompletionBody: components["schemas"]["DedicatedChatCompletionBody"]
+    /**
+     * ServerlessChatCompletionStreamBody
+     * @description The same schema as `DedicatedChatCompletionStreamBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessChatCompletionStreamBody: components["schemas"]["DedicatedChatCompletionStreamBody"]
     /** ServerlessChatCompletionStreamSuccess */
     ServerlessChatCompletionStreamSuccess: components["schemas"]["StreamedChatResult"]
-    /** ServerlessChatRenderBody */
-    ServerlessChatRenderBody: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Messages
-       * @description A list of messages comprising the conversation so far.
-       */
-      messages: components["schemas"]["Message"][]
-      /**
-       * Chat Template Kwargs
-       * @description Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template.
-       */
-      chat_template_kwargs?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Tools
-       * @description A list of tools the model may call.
-       *     Use this to provide a list of functions the model may generate JSON inputs for.
-       *
-       *     **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.**
-       */
-      tools?: components["schemas"]["FunctionTool"][] | null
-    }
+    /**
+     * ServerlessChatRenderBody
+     * @description The same schema as `DedicatedChatRenderBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessChatRenderBody: components["schemas"]["DedicatedChatRenderBody"]
     /** ServerlessChatRenderSuccess */
-    ServerlessChatRenderSuccess: {
-      /**
-       * Text
-       * @description The rendered text.
-       */
-      text: string
-    }
+    ServerlessChatRenderSuccess: components["schemas"]["DedicatedChatRenderSuccess"]
     /** ServerlessCompletionsBody */
-    ServerlessCompletionsBody:
-      | components["schemas"]["CompletionsServerlessBodyWithPrompt"]
-      | components["schemas"]["CompletionsServerlessBodyWithTokens"]
+    ServerlessCompletionsBody: components["schemas"]["DedicatedCompletionsBody"]
     /** ServerlessCompletionsStreamBody */
-    ServerlessCompletionsStreamBody:
-      | components["schemas"]["CompletionsStreamServerlessBodyWithPrompt"]
-      | components["schemas"]["CompletionsStreamServerlessBodyWithTokens"]
+    ServerlessCompletionsStreamBody: components["schemas"]["DedicatedCompletionsStreamBody"]
     /** ServerlessCompletionsStreamSuccess */
     ServerlessCompletionsStreamSuccess: components["schemas"]["StreamedCompletionsResult"]
     /** ServerlessCompletionsSuccess */
     ServerlessCompletionsSuccess: components["schemas"]["CompletionResponse"]
-    /** ServerlessDetokenizationBody */
-    ServerlessDetokenizationBody: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Tokens
-       * @description A token sequence to detokenize.
-       */
-      tokens: number[]
-    }
-    /** ServerlessDetokenizationSuccess */
-    ServerlessDetokenizationSuccess: {
-      /**
-       * Text
-       * @description Detokenized text output.
-       */
-      text: string
-    }
-    /** ServerlessMessagesBody */
-    ServerlessMessagesBody: {
-      /**
-       * Messages
-       * @description A list of conversation messages ordered from oldest to newest. Must contain at least one item.
-       */
-      messages: components["schemas"]["MessagesInputMessage"][]
-      /**
-       * Max Tokens
-       * @description Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided.
-       */
-      max_tokens?: number | null
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * System
-       * @description Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks.
-       */
-      system?: (string | components["schemas"]["MessagesSystemTextBlock"][]) | null
-      /**
-       * Stream
-       * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default false
-       */
-      stream?: boolean | null
-      /**
-       * Temperature
-       * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
-       */
-      temperature?: number | null
-      /**
-       * Top P
-       * @description Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`.
-       */
-      top_p?: number | null
-      /**
-       * Top K
-       * @description Limits sampling to the `k` most likely tokens at each decoding step.
-       */
-      top_k?: number | null
-      /**
-       * Stop Sequences
-       * @description Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable.
-       */
-      stop_sequences?: string[] | null
-      /**
-       * Tools
-       * @description Tool definitions available to the model. Use this to allow tool calls with structured arguments.
-       */
-      tools?: components["schemas"]["MessagesToolDefinition"][] | null
-      /** @description Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
-      tool_choice?: components["schemas"]["MessagesToolChoice"] | null
-      /** @description Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
-      thinking?: components["schemas"]["MessagesThinkingConfig"] | null
-      /** @description Output generation options including effort level and structured output format settings. */
-      output_config?: components["schemas"]["MessagesOutputConfig"] | null
-      /**
-       * Cache Control
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      cache_control?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Container
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      container?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Context Manager
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      context_manager?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Inference Geo
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      inference_geo?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Metadata
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      metadata?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Service Tier
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      service_tier?:
-        | string
-        | {
-            [key: string]: unknown
-          }
-        | null
-    } & {
-      [key: string]: unknown
-    }
-    /** ServerlessMessagesStreamBody */
-    ServerlessMessagesStreamBody: {
-      /**
-       * Messages
-       * @description A list of conversation messages ordered from oldest to newest. Must contain at least one item.
-       */
-      messages: components["schemas"]["MessagesInputMessage"][]
-      /**
-       * Max Tokens
-       * @description Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided.
-       */
-      max_tokens?: number | null
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * System
-       * @description Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks.
-       */
-      system?: (string | components["schemas"]["MessagesSystemTextBlock"][]) | null
-      /**
-       * Stream
-       * @description Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default true
-       */
-      stream?: boolean
-      /**
-       * Temperature
-       * @description Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity.
-       */
-      temperature?: number | null
-      /**
-       * Top P
-       * @description Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`.
-       */
-      top_p?: number | null
-      /**
-       * Top K
-       * @description Limits sampling to the `k` most likely tokens at each decoding step.
-       */
-      top_k?: number | null
-      /**
-       * Stop Sequences
-       * @description Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable.
-       */
-      stop_sequences?: string[] | null
-      /**
-       * Tools
-       * @description Tool definitions available to the model. Use this to allow tool calls with structured arguments.
-       */
-      tools?: components["schemas"]["MessagesToolDefinition"][] | null
-      /** @description Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
-      tool_choice?: components["schemas"]["MessagesToolChoice"] | null
-      /** @description Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
-      thinking?: components["schemas"]["MessagesThinkingConfig"] | null
-      /** @description Output generation options including effort level and structured output format settings. */
-      output_config?: components["schemas"]["MessagesOutputConfig"] | null
-      /**
-       * Cache Control
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      cache_control?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Container
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      container?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Context Manager
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      context_manager?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Inference Geo
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      inference_geo?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Metadata
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      metadata?: {
-        [key: string]: unknown
-      } | null
-      /**
-       * Service Tier
-       * @description Compatibility field accepted for request portability. Parsed but not used for generation.
-       */
-      service_tier?:
-        | string
-        | {
-            [key: string]: unknown
-          }
-        | null
-    } & {
-      [key: string]: unknown
-    }
+    /**
+     * ServerlessDetokenizationBody
+     * @description The same schema as `DedicatedDetokenizationBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessDetokenizationBody: components["schemas"]["DedicatedDetokenizationBody"]
+    /**
+     * ServerlessDetokenizationSuccess
+     * @description The same schema as `DedicatedChatRenderSuccess` but for what it says of:
+     *     - `text`: Detokenized text output.
+     */
+    ServerlessDetokenizationSuccess: components["schemas"]["DedicatedChatRenderSuccess"]
+    /**
+     * ServerlessMessagesBody
+     * @description The same schema as `DedicatedMessagesBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessMessagesBody: components["schemas"]["DedicatedMessagesBody"]
+    /**
+     * ServerlessMessagesStreamBody
+     * @description The same schema as `DedicatedMessagesStreamBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessMessagesStreamBody: components["schemas"]["DedicatedMessagesStreamBody"]
     /** ServerlessMessagesStreamSuccess */
-    ServerlessMessagesStreamSuccess: {
-      /** @description A server-sent event containing a streamed Messages API update. */
-      data: components["schemas"]["MessagesStreamEvent"]
-    }
+    ServerlessMessagesStreamSuccess: components["schemas"]["ContainerMessagesStreamSuccess"]
     /** ServerlessMessagesSuccess */
-    ServerlessMessagesSuccess: {
-      /**
-       * Id
-       * @description Unique identifier for this message response.
-       */
-      id: string
-      /**
-       * Type
-       * @description Response object type (`message`).
-       * @constant
-       */
-      type: "message"
-      /**
-       * Role
-       * @description Role of the output message author (`assistant`).
-       * @constant
-       */
-      role: "assistant"
-      /**
-       * Content
-       * @description Assistant output blocks in generation order.
-       */
-      content: components["schemas"]["MessagesResponseContentBlock"][]
-      /**
-       * Stop Reason
-       * @description Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`).
-       */
-      stop_reason?: ("end_turn" | "max_tokens" | "tool_use" | "stop_sequence") | null
-      /**
-       * Stop Sequence
-       * @description Matched stop string when `stop_reason` is `stop_sequence`; otherwise null.
-       */
-      stop_sequence?: string | null
-      /** @description Token usage details for this response. */
-      usage: components["schemas"]["MessagesUsage"]
-      /**
-       * Model
-       * @description Model used to generate the response.
-       */
-      model?: string | null
-    } & {
-      [key: string]: unknown
-    }
+    ServerlessMessagesSuccess: components["schemas"]["ContainerMessagesSuccess"]
     /**
      * ServerlessModelListSuccess
      * @description `/v1/models` API response.
@@ -7884,206 +6361,30 @@ export interface components {
       /** Data */
       data: components["schemas"]["ModelCatalogResponseItem"][]
     }
-    /** ServerlessResponsesBody */
-    ServerlessResponsesBody: {
-      /**
-       * Input
-       * @description Text or image inputs to the model, used to generate a response.
-       */
-      input: string | components["schemas"]["ResponsesInputItem"][]
-      /**
-       * Instructions
-       * @description A system (or developer) message inserted into the model's context.
-       */
-      instructions?: string | null
-      /**
-       * Max Output Tokens
-       * @description An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens.
-       */
-      max_output_tokens?: number | null
-      /**
-       * Temperature
-       * @description What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both.
-       */
-      temperature?: number | null
-      /**
-       * Top P
-       * @description An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both.
-       */
-      top_p?: number | null
-      /**
-       * Parallel Tool Calls
-       * @description Whether to allow the model to run tool calls in parallel.
-       */
-      parallel_tool_calls?: boolean | null
-      /**
-       * Tools
-       * @description An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter.
-       */
-      tools?: components["schemas"]["ResponsesTool"][] | null
-      /**
-       * Tool Choice
-       * @description How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call.
-       */
-      tool_choice?:
-        | (
-            | ("none" | "auto" | "required")
-            | components["schemas"]["ResponsesToolChoiceFunction"]
-            | components["schemas"]["ResponsesToolChoiceCustom"]
-          )
-        | null
-      /** @description Configuration options for a text response from the model. Can be plain text or structured JSON data. */
-      text?: components["schemas"]["ResponsesTextConfig"] | null
-      /** @description Configuration options for reasoning models. */
-      reasoning?: components["schemas"]["ResponsesReasoningConfig"] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default false
-       */
-      stream?: boolean | null
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-    } & {
-      [key: string]: unknown
-    }
-    /** ServerlessResponsesStreamBody */
-    ServerlessResponsesStreamBody: {
-      /**
-       * Input
-       * @description Text or image inputs to the model, used to generate a response.
-       */
-      input: string | components["schemas"]["ResponsesInputItem"][]
-      /**
-       * Instructions
-       * @description A system (or developer) message inserted into the model's context.
-       */
-      instructions?: string | null
-      /**
-       * Max Output Tokens
-       * @description An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens.
-       */
-      max_output_tokens?: number | null
-      /**
-       * Temperature
-       * @description What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both.
-       */
-      temperature?: number | null
-      /**
-       * Top P
-       * @description An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both.
-       */
-      top_p?: number | null
-      /**
-       * Parallel Tool Calls
-       * @description Whether to allow the model to run tool calls in parallel.
-       */
-      parallel_tool_calls?: boolean | null
-      /**
-       * Tools
-       * @description An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter.
-       */
-      tools?: components["schemas"]["ResponsesTool"][] | null
-      /**
-       * Tool Choice
-       * @description How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call.
-       */
-      tool_choice?:
-        | (
-            | ("none" | "auto" | "required")
-            | components["schemas"]["ResponsesToolChoiceFunction"]
-            | components["schemas"]["ResponsesToolChoiceCustom"]
-          )
-        | null
-      /** @description Configuration options for a text response from the model. Can be plain text or structured JSON data. */
-      text?: components["schemas"]["ResponsesTextConfig"] | null
-      /** @description Configuration options for reasoning models. */
-      reasoning?: components["schemas"]["ResponsesReasoningConfig"] | null
-      /**
-       * Stream
-       * @description Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated.
-       * @default true
-       */
-      stream?: boolean
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-    } & {
-      [key: string]: unknown
-    }
+    /**
+     * ServerlessResponsesBody
+     * @description The same schema as `DedicatedResponsesBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessResponsesBody: components["schemas"]["DedicatedResponsesBody"]
+    /**
+     * ServerlessResponsesStreamBody
+     * @description The same schema as `DedicatedResponsesStreamBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessResponsesStreamBody: components["schemas"]["DedicatedResponsesStreamBody"]
     /** ServerlessResponsesStreamSuccess */
-    ServerlessResponsesStreamSuccess: {
-      /** @description A server-sent event containing a streamed Responses API update. */
-      data: components["schemas"]["ResponsesStreamEvent"]
-    }
+    ServerlessResponsesStreamSuccess: components["schemas"]["ContainerResponsesStreamSuccess"]
     /** ServerlessResponsesSuccess */
-    ServerlessResponsesSuccess: {
-      /**
-       * Id
-       * @description Unique identifier for this response.
-       */
-      id: string
-      /**
-       * Object
-       * @description The object type of this resource - always set to `response`.
-       * @constant
-       */
-      object: "response"
-      /**
-       * Created At
-       * @description Unix timestamp (in seconds) of when this response was created.
-       */
-      created_at: number
-      /** @description An error object returned when the model fails to generate a Response. */
-      error?: components["schemas"]["ResponsesError"] | null
-      /**
-       * Status
-       * @description The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`.
-       */
-      status?: ("completed" | "failed" | "in_progress" | "cancelled" | "queued" | "incomplete") | null
-      /**
-       * Output
-       * @description An array of content items generated by the model.
-       */
-      output: components["schemas"]["ResponsesOutputItem"][]
-      /** @description Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
-      usage?: components["schemas"]["ResponsesUsage"] | null
-      /** @description Details about why the response is incomplete. */
-      incomplete_details?: components["schemas"]["ResponsesIncompleteDetails"] | null
-      /**
-       * Model
-       * @description Model ID used to generate the response.
-       */
-      model?: string | null
-    } & {
-      [key: string]: unknown
-    }
-    /** ServerlessTokenizationBody */
-    ServerlessTokenizationBody: {
-      /**
-       * Model
-       * @description Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
-       */
-      model: string
-      /**
-       * Prompt
-       * @description Input text prompt to tokenize.
-       */
-      prompt: string
-    }
+    ServerlessResponsesSuccess: components["schemas"]["ResponsesSuccess"]
+    /**
+     * ServerlessTokenizationBody
+     * @description The same schema as `DedicatedTokenizationBody` but for what it says of:
+     *     - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
+     */
+    ServerlessTokenizationBody: components["schemas"]["DedicatedTokenizationBody"]
     /** ServerlessTokenizationSuccess */
-    ServerlessTokenizationSuccess: {
-      /**
-       * Tokens
-       * @description A list of token IDs.
-       */
-      tokens: number[]
-    }
+    ServerlessTokenizationSuccess: components["schemas"]["ContainerTokenizationSuccess"]
     /** ServerlessToolAssistedChatCompleteSuccess */
     ServerlessToolAssistedChatCompleteSuccess: components["schemas"]["ChatCompletionResponse"]
     /** ServerlessToolAssistedChatCompletionBody */
@@ -8683,26 +6984,12 @@ export interface components {
        */
       text: string
     }
-    /** TextUsage */
-    TextUsage: {
-      /**
-       * Prompt Tokens
-       * @description Number of tokens in the prompt.
-       */
-      prompt_tokens: number
-      /**
-       * Completion Tokens
-       * @description Number of tokens in the generated completions.
-       */
-      completion_tokens: number
-      /**
-       * Total Tokens
-       * @description Total number of tokens used in the request (`prompt_tokens` + `completion_tokens`).
-       */
-      total_tokens: number
-      /** @description Breakdown of tokens used in the prompt. */
-      prompt_tokens_details?: components["schemas"]["PromptTokensDetails"] | null
-    }
+    /**
+     * TextUsage
+     * @description The same schema as `Usage` but for what it says of:
+     *     - `completion_tokens`: Number of tokens in the generated completions.
+     */
+    TextUsage: components["schemas"]["Usage"]
     /** TokenSequence */
     TokenSequence: {
       /**
@@ -8880,14 +7167,12 @@ export interface components {
       /** @description The video URL data. */
       video_url: components["schemas"]["VideoData"]
     }
-    /** VideoData */
-    VideoData: {
-      /**
-       * Url
-       * @description The URL of the video.
-       */
-      url: string
-    }
+    /**
+     * VideoData
+     * @description The same schema as `AudioData` but for what it says of:
+     *     - `url`: The URL of the video.
+     */
+    VideoData: components["schemas"]["AudioData"]
     /** @description Usage as OpenAI-compatible servers send it; extra counters are kept. */
     CompatibleUsage: {
       prompt_tokens?: number | null

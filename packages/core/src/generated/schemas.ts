@@ -1391,23 +1391,17 @@ export type CompletionsDedicatedBodyWithTokens = typeof CompletionsDedicatedBody
 export type CompletionsDedicatedBodyWithTokensEncoded = typeof CompletionsDedicatedBodyWithTokens.Encoded
 
 /**
- * The `TextUsage` schema of the OpenAPI description.
+ * The same schema as `Usage` but for what it says of:
+ * - `completion_tokens`: Number of tokens in the generated completions.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const TextUsage = preserving(
-  Schema.Struct({
-    /** Number of tokens in the prompt. */
-    prompt_tokens: Schema.Int,
-    /** Number of tokens in the generated completions. */
-    completion_tokens: Schema.Int,
-    /** Total number of tokens used in the request (`prompt_tokens` + `completion_tokens`). */
-    total_tokens: Schema.Int,
-    /** Breakdown of tokens used in the prompt. */
-    prompt_tokens_details: Schema.optional(Schema.NullOr(PromptTokensDetails)),
-  }),
-).annotate({ identifier: "TextUsage" })
+export const TextUsage = Usage.annotate({
+  identifier: "TextUsage",
+  description:
+    "The same schema as `Usage` but for what it says of:\n- `completion_tokens`: Number of tokens in the generated completions.",
+})
 
 /**
  * A decoded `TextUsage` (see {@link TextUsage}).
@@ -1461,88 +1455,17 @@ export type CompletionResponse = typeof CompletionResponse.Type
 export type CompletionResponseEncoded = typeof CompletionResponse.Encoded
 
 /**
- * The `CompletionsServerlessBodyWithPrompt` schema of the OpenAPI description.
+ * The same schema as `CompletionsDedicatedBodyWithPrompt` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const CompletionsServerlessBodyWithPrompt = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
-    bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
-    bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
-    embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
-    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
-    encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    /** A list of endpoint sentence tokens. */
-    eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
-    forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
-    logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
-    max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
-    min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
-    min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
-    n: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
-    no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
-    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
-    seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
-    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
-    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
-    stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Options related to stream. It can only be used when `stream: true`. */
-    stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
-    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
-    token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
-    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
-    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
-    prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
-  }),
-).annotate({ identifier: "CompletionsServerlessBodyWithPrompt" })
+export const CompletionsServerlessBodyWithPrompt = CompletionsDedicatedBodyWithPrompt.annotate({
+  identifier: "CompletionsServerlessBodyWithPrompt",
+  description:
+    "The same schema as `CompletionsDedicatedBodyWithPrompt` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `CompletionsServerlessBodyWithPrompt` (see {@link CompletionsServerlessBodyWithPrompt}).
@@ -1561,88 +1484,17 @@ export type CompletionsServerlessBodyWithPrompt = typeof CompletionsServerlessBo
 export type CompletionsServerlessBodyWithPromptEncoded = typeof CompletionsServerlessBodyWithPrompt.Encoded
 
 /**
- * The `CompletionsServerlessBodyWithTokens` schema of the OpenAPI description.
+ * The same schema as `CompletionsDedicatedBodyWithTokens` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const CompletionsServerlessBodyWithTokens = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
-    bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
-    bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
-    embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
-    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
-    encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    /** A list of endpoint sentence tokens. */
-    eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
-    forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
-    logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
-    max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
-    min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
-    min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
-    n: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
-    no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
-    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
-    seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
-    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
-    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
-    stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Options related to stream. It can only be used when `stream: true`. */
-    stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
-    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
-    token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
-    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
-    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
-    tokens: Schema.Array(Schema.Int),
-  }),
-).annotate({ identifier: "CompletionsServerlessBodyWithTokens" })
+export const CompletionsServerlessBodyWithTokens = CompletionsDedicatedBodyWithTokens.annotate({
+  identifier: "CompletionsServerlessBodyWithTokens",
+  description:
+    "The same schema as `CompletionsDedicatedBodyWithTokens` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `CompletionsServerlessBodyWithTokens` (see {@link CompletionsServerlessBodyWithTokens}).
@@ -2061,88 +1913,17 @@ export type CompletionsStreamDedicatedBodyWithTokens = typeof CompletionsStreamD
 export type CompletionsStreamDedicatedBodyWithTokensEncoded = typeof CompletionsStreamDedicatedBodyWithTokens.Encoded
 
 /**
- * The `CompletionsStreamServerlessBodyWithPrompt` schema of the OpenAPI description.
+ * The same schema as `CompletionsStreamDedicatedBodyWithPrompt` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const CompletionsStreamServerlessBodyWithPrompt = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
-    bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
-    bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
-    embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
-    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
-    encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    /** A list of endpoint sentence tokens. */
-    eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
-    forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
-    logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
-    max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
-    min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
-    min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
-    n: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
-    no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
-    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
-    seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
-    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
-    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
-    stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.Boolean),
-    /** Options related to stream. It can only be used when `stream: true`. */
-    stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
-    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
-    token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
-    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
-    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The prompt (i.e., input text) to generate completions for. Either `prompt` or `tokens` field is required. */
-    prompt: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
-  }),
-).annotate({ identifier: "CompletionsStreamServerlessBodyWithPrompt" })
+export const CompletionsStreamServerlessBodyWithPrompt = CompletionsStreamDedicatedBodyWithPrompt.annotate({
+  identifier: "CompletionsStreamServerlessBodyWithPrompt",
+  description:
+    "The same schema as `CompletionsStreamDedicatedBodyWithPrompt` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `CompletionsStreamServerlessBodyWithPrompt` (see {@link CompletionsStreamServerlessBodyWithPrompt}).
@@ -2161,88 +1942,17 @@ export type CompletionsStreamServerlessBodyWithPrompt = typeof CompletionsStream
 export type CompletionsStreamServerlessBodyWithPromptEncoded = typeof CompletionsStreamServerlessBodyWithPrompt.Encoded
 
 /**
- * The `CompletionsStreamServerlessBodyWithTokens` schema of the OpenAPI description.
+ * The same schema as `CompletionsStreamDedicatedBodyWithTokens` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const CompletionsStreamServerlessBodyWithTokens = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** Same as the above `bad_words` field, but receives token sequences instead of text phrases. This is similar to Hugging Face's [`bad_word_ids`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.bad_words_ids) argument. */
-    bad_word_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Text phrases that should not be generated. For a bad word phrase that contains N tokens, if the first N-1 tokens appears at the last of the generated result, the logit for the last token of the phrase is set to -inf. Before checking whether a bard word is included in the result, the word is converted into tokens. We recommend using `bad_word_tokens` because it is clearer. For example, after tokenization, phrases "clear" and " clear" can result in different token sequences due to the prepended space character. Defaults to empty list. */
-    bad_words: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** A list of flattened embedding vectors used for replacing the tokens at the specified indices provided via `token_index_to_replace`. */
-    embedding_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
-    /** If this exceeds 1, every ngram of that size occurring in the input token sequence cannot appear in the generated result. 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Only allowed for encoder-decoder models. Defaults to 1. This is similar to Hugging Face's [`encoder_no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_no_repeat_ngram_size) argument. */
-    encoder_no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Penalizes tokens that have already appeared in the input tokens. Should be positive value. 1.0 means no penalty. Only allowed for encoder-decoder models. See [Keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`encoder_repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.encoder_repetition_penalty) argument. */
-    encoder_repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    /** A list of endpoint sentence tokens. */
-    eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** A token sequence that is enforced as a generation output. This option can be used when evaluating the model for the datasets with multi-choice problems (e.g., [HellaSwag](https://huggingface.co/datasets/hellaswag), [MMLU](https://huggingface.co/datasets/cais/mmlu)). Use this option with `logprobs` to get logprobs for the evaluation. */
-    forced_output_tokens: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Include the log probabilities on the logprobs most likely output tokens, as well the chosen tokens. */
-    logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The maximum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `max_tokens` and `max_total_tokens` is allowed. Default value is the model's maximum length. This is similar to Hugging Face's [`max_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_length) argument. */
-    max_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `response_format` is specified.** */
-    min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The minimum number of tokens including both the generated result and the input tokens. Only allowed for decoder-only models. Only one argument between `min_tokens` and `min_total_tokens` is allowed. This is similar to Hugging Face's [`min_length`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.min_length) argument. */
-    min_total_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
-    n: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** If this exceeds 1, every ngram of that size can only occur once among the generated result (plus the input tokens for decoder-only models). 1 means that this mechanism is disabled (i.e., you cannot prevent 1-gram from being generated repeatedly). Defaults to 1. This is similar to Hugging Face's [`no_repeat_ngram_size`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.no_repeat_ngram_size) argument. */
-    no_repeat_ngram: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
-    /** Seed to control random procedure. If nothing is given, the API generate the seed randomly, use it for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
-    seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
-    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
-    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Stop generating further tokens when generated token corresponds to any of the tokens in the sequence. */
-    stop_tokens: Schema.optional(Schema.NullOr(Schema.Array(TokenSequence))),
-    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.Boolean),
-    /** Options related to stream. It can only be used when `stream: true`. */
-    stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
-    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** A list of token indices where to replace the embeddings of input tokens provided via either `tokens` or `prompt`. */
-    token_index_to_replace: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
-    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
-    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The tokenized prompt (i.e., input tokens). Either `prompt` or `tokens` field is required. */
-    tokens: Schema.Array(Schema.Int),
-  }),
-).annotate({ identifier: "CompletionsStreamServerlessBodyWithTokens" })
+export const CompletionsStreamServerlessBodyWithTokens = CompletionsStreamDedicatedBodyWithTokens.annotate({
+  identifier: "CompletionsStreamServerlessBodyWithTokens",
+  description:
+    "The same schema as `CompletionsStreamDedicatedBodyWithTokens` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `CompletionsStreamServerlessBodyWithTokens` (see {@link CompletionsStreamServerlessBodyWithTokens}).
@@ -2649,17 +2359,16 @@ export type ToolMessage = typeof ToolMessage.Type
 export type ToolMessageEncoded = typeof ToolMessage.Encoded
 
 /**
- * The `ImageData` schema of the OpenAPI description.
+ * The same schema as `AudioData` but for what it says of:
+ * - `url`: The URL of the image.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ImageData = preserving(
-  Schema.Struct({
-    /** The URL of the image. */
-    url: Schema.String,
-  }),
-).annotate({ identifier: "ImageData" })
+export const ImageData = AudioData.annotate({
+  identifier: "ImageData",
+  description: "The same schema as `AudioData` but for what it says of:\n- `url`: The URL of the image.",
+})
 
 /**
  * A decoded `ImageData` (see {@link ImageData}).
@@ -2740,17 +2449,16 @@ export type TextContent = typeof TextContent.Type
 export type TextContentEncoded = typeof TextContent.Encoded
 
 /**
- * The `VideoData` schema of the OpenAPI description.
+ * The same schema as `AudioData` but for what it says of:
+ * - `url`: The URL of the video.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const VideoData = preserving(
-  Schema.Struct({
-    /** The URL of the video. */
-    url: Schema.String,
-  }),
-).annotate({ identifier: "VideoData" })
+export const VideoData = AudioData.annotate({
+  identifier: "VideoData",
+  description: "The same schema as `AudioData` but for what it says of:\n- `url`: The URL of the video.",
+})
 
 /**
  * A decoded `VideoData` (see {@link VideoData}).
@@ -3543,17 +3251,46 @@ export type ContainerDetokenizationBody = typeof ContainerDetokenizationBody.Typ
 export type ContainerDetokenizationBodyEncoded = typeof ContainerDetokenizationBody.Encoded
 
 /**
- * The `ContainerDetokenizationSuccess` schema of the OpenAPI description.
+ * The `DedicatedChatRenderSuccess` schema of the OpenAPI description.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ContainerDetokenizationSuccess = preserving(
+export const DedicatedChatRenderSuccess = preserving(
   Schema.Struct({
-    /** Detokenized text output. */
+    /** The rendered text. */
     text: Schema.String,
   }),
-).annotate({ identifier: "ContainerDetokenizationSuccess" })
+).annotate({ identifier: "DedicatedChatRenderSuccess" })
+
+/**
+ * A decoded `DedicatedChatRenderSuccess` (see {@link DedicatedChatRenderSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedChatRenderSuccess = typeof DedicatedChatRenderSuccess.Type
+
+/**
+ * A `DedicatedChatRenderSuccess` as it is on the wire, before decoding (see {@link DedicatedChatRenderSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedChatRenderSuccessEncoded = typeof DedicatedChatRenderSuccess.Encoded
+
+/**
+ * The same schema as `DedicatedChatRenderSuccess` but for what it says of:
+ * - `text`: Detokenized text output.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ContainerDetokenizationSuccess = DedicatedChatRenderSuccess.annotate({
+  identifier: "ContainerDetokenizationSuccess",
+  description:
+    "The same schema as `DedicatedChatRenderSuccess` but for what it says of:\n- `text`: Detokenized text output.",
+})
 
 /**
  * A decoded `ContainerDetokenizationSuccess` (see {@link ContainerDetokenizationSuccess}).
@@ -3994,19 +3731,18 @@ export type MessagesOutputConfig = typeof MessagesOutputConfig.Type
 export type MessagesOutputConfigEncoded = typeof MessagesOutputConfig.Encoded
 
 /**
- * The `MessagesSystemTextBlock` schema of the OpenAPI description.
+ * The same schema as `TextContent` but for what it says of:
+ * - `type`: System block type. Must be `text`.
+ * - `text`: System instruction text content.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const MessagesSystemTextBlock = preserving(
-  Schema.Struct({
-    /** System block type. Must be `text`. */
-    type: Schema.Literal("text"),
-    /** System instruction text content. */
-    text: Schema.String,
-  }),
-).annotate({ identifier: "MessagesSystemTextBlock" })
+export const MessagesSystemTextBlock = TextContent.annotate({
+  identifier: "MessagesSystemTextBlock",
+  description:
+    "The same schema as `TextContent` but for what it says of:\n- `type`: System block type. Must be `text`.\n- `text`: System instruction text content.",
+})
 
 /**
  * A decoded `MessagesSystemTextBlock` (see {@link MessagesSystemTextBlock}).
@@ -4637,19 +4373,48 @@ export type MessagesStreamContentBlockStop = typeof MessagesStreamContentBlockSt
 export type MessagesStreamContentBlockStopEncoded = typeof MessagesStreamContentBlockStop.Encoded
 
 /**
- * The `MessagesStreamErrorDetail` schema of the OpenAPI description.
+ * The `MessagesErrorObject` schema of the OpenAPI description.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const MessagesStreamErrorDetail = preserving(
+export const MessagesErrorObject = preserving(
   Schema.Struct({
-    /** Error category, such as `invalid_request_error`. */
+    /** Error category. For HTTP 422 in Messages API, this is `invalid_request_error`. */
     type: Schema.String,
     /** Human-readable error message. */
     message: Schema.String,
   }),
-).annotate({ identifier: "MessagesStreamErrorDetail" })
+).annotate({ identifier: "MessagesErrorObject" })
+
+/**
+ * A decoded `MessagesErrorObject` (see {@link MessagesErrorObject}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type MessagesErrorObject = typeof MessagesErrorObject.Type
+
+/**
+ * A `MessagesErrorObject` as it is on the wire, before decoding (see {@link MessagesErrorObject}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type MessagesErrorObjectEncoded = typeof MessagesErrorObject.Encoded
+
+/**
+ * The same schema as `MessagesErrorObject` but for what it says of:
+ * - `type`: Error category, such as `invalid_request_error`.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const MessagesStreamErrorDetail = MessagesErrorObject.annotate({
+  identifier: "MessagesStreamErrorDetail",
+  description:
+    "The same schema as `MessagesErrorObject` but for what it says of:\n- `type`: Error category, such as `invalid_request_error`.",
+})
 
 /**
  * A decoded `MessagesStreamErrorDetail` (see {@link MessagesStreamErrorDetail}).
@@ -5270,12 +5035,38 @@ export type ResponsesInputText = typeof ResponsesInputText.Type
 export type ResponsesInputTextEncoded = typeof ResponsesInputText.Encoded
 
 /**
+ * The `ResponsesFunctionCallOutputContent` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ResponsesFunctionCallOutputContent = Schema.Union([ResponsesInputText, ResponsesInputImage]).annotate({
+  identifier: "ResponsesFunctionCallOutputContent",
+})
+
+/**
+ * A decoded `ResponsesFunctionCallOutputContent` (see {@link ResponsesFunctionCallOutputContent}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ResponsesFunctionCallOutputContent = typeof ResponsesFunctionCallOutputContent.Type
+
+/**
+ * A `ResponsesFunctionCallOutputContent` as it is on the wire, before decoding (see {@link ResponsesFunctionCallOutputContent}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ResponsesFunctionCallOutputContentEncoded = typeof ResponsesFunctionCallOutputContent.Encoded
+
+/**
  * The `ResponsesCustomToolCallOutputContent` schema of the OpenAPI description.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ResponsesCustomToolCallOutputContent = Schema.Union([ResponsesInputText, ResponsesInputImage]).annotate({
+export const ResponsesCustomToolCallOutputContent = ResponsesFunctionCallOutputContent.annotate({
   identifier: "ResponsesCustomToolCallOutputContent",
 })
 
@@ -5368,32 +5159,6 @@ export type ResponsesFunctionCall = typeof ResponsesFunctionCall.Type
  * @since 0.2.0
  */
 export type ResponsesFunctionCallEncoded = typeof ResponsesFunctionCall.Encoded
-
-/**
- * The `ResponsesFunctionCallOutputContent` schema of the OpenAPI description.
- *
- * @category schemas
- * @since 0.2.0
- */
-export const ResponsesFunctionCallOutputContent = Schema.Union([ResponsesInputText, ResponsesInputImage]).annotate({
-  identifier: "ResponsesFunctionCallOutputContent",
-})
-
-/**
- * A decoded `ResponsesFunctionCallOutputContent` (see {@link ResponsesFunctionCallOutputContent}).
- *
- * @category models
- * @since 0.2.0
- */
-export type ResponsesFunctionCallOutputContent = typeof ResponsesFunctionCallOutputContent.Type
-
-/**
- * A `ResponsesFunctionCallOutputContent` as it is on the wire, before decoding (see {@link ResponsesFunctionCallOutputContent}).
- *
- * @category models
- * @since 0.2.0
- */
-export type ResponsesFunctionCallOutputContentEncoded = typeof ResponsesFunctionCallOutputContent.Encoded
 
 /**
  * The `ResponsesFunctionCallOutput` schema of the OpenAPI description.
@@ -6949,30 +6714,7 @@ export type ContainerResponsesStreamSuccessEncoded = typeof ContainerResponsesSt
  * @category schemas
  * @since 0.2.0
  */
-export const ContainerResponsesSuccess = preserving(
-  Schema.Struct({
-    /** Unique identifier for this response. */
-    id: Schema.String,
-    /** The object type of this resource - always set to `response`. */
-    object: Schema.Literal("response"),
-    /** Unix timestamp (in seconds) of when this response was created. */
-    created_at: Schema.Int,
-    /** An error object returned when the model fails to generate a Response. */
-    error: Schema.optional(Schema.NullOr(ResponsesError)),
-    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
-    status: Schema.optional(
-      Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
-    ),
-    /** An array of content items generated by the model. */
-    output: Schema.Array(ResponsesOutputItem),
-    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
-    usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
-    /** Details about why the response is incomplete. */
-    incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
-    /** Model ID used to generate the response. */
-    model: Schema.optional(Schema.NullOr(Schema.String)),
-  }),
-).annotate({ identifier: "ContainerResponsesSuccess" })
+export const ContainerResponsesSuccess = ResponsesSuccess.annotate({ identifier: "ContainerResponsesSuccess" })
 
 /**
  * A decoded `ContainerResponsesSuccess` (see {@link ContainerResponsesSuccess}).
@@ -7474,35 +7216,6 @@ export type DedicatedChatRenderBody = typeof DedicatedChatRenderBody.Type
 export type DedicatedChatRenderBodyEncoded = typeof DedicatedChatRenderBody.Encoded
 
 /**
- * The `DedicatedChatRenderSuccess` schema of the OpenAPI description.
- *
- * @category schemas
- * @since 0.2.0
- */
-export const DedicatedChatRenderSuccess = preserving(
-  Schema.Struct({
-    /** The rendered text. */
-    text: Schema.String,
-  }),
-).annotate({ identifier: "DedicatedChatRenderSuccess" })
-
-/**
- * A decoded `DedicatedChatRenderSuccess` (see {@link DedicatedChatRenderSuccess}).
- *
- * @category models
- * @since 0.2.0
- */
-export type DedicatedChatRenderSuccess = typeof DedicatedChatRenderSuccess.Type
-
-/**
- * A `DedicatedChatRenderSuccess` as it is on the wire, before decoding (see {@link DedicatedChatRenderSuccess}).
- *
- * @category models
- * @since 0.2.0
- */
-export type DedicatedChatRenderSuccessEncoded = typeof DedicatedChatRenderSuccess.Encoded
-
-/**
  * The `DedicatedCompletionsBody` schema of the OpenAPI description.
  *
  * @category schemas
@@ -7638,17 +7351,17 @@ export type DedicatedDetokenizationBody = typeof DedicatedDetokenizationBody.Typ
 export type DedicatedDetokenizationBodyEncoded = typeof DedicatedDetokenizationBody.Encoded
 
 /**
- * The `DedicatedDetokenizationSuccess` schema of the OpenAPI description.
+ * The same schema as `DedicatedChatRenderSuccess` but for what it says of:
+ * - `text`: Detokenized text output.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedDetokenizationSuccess = preserving(
-  Schema.Struct({
-    /** Detokenized text output. */
-    text: Schema.String,
-  }),
-).annotate({ identifier: "DedicatedDetokenizationSuccess" })
+export const DedicatedDetokenizationSuccess = DedicatedChatRenderSuccess.annotate({
+  identifier: "DedicatedDetokenizationSuccess",
+  description:
+    "The same schema as `DedicatedChatRenderSuccess` but for what it says of:\n- `text`: Detokenized text output.",
+})
 
 /**
  * A decoded `DedicatedDetokenizationSuccess` (see {@link DedicatedDetokenizationSuccess}).
@@ -7912,12 +7625,9 @@ export type DedicatedMessagesStreamBodyEncoded = typeof DedicatedMessagesStreamB
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedMessagesStreamSuccess = preserving(
-  Schema.Struct({
-    /** A server-sent event containing a streamed Messages API update. */
-    data: MessagesStreamEvent,
-  }),
-).annotate({ identifier: "DedicatedMessagesStreamSuccess" })
+export const DedicatedMessagesStreamSuccess = ContainerMessagesStreamSuccess.annotate({
+  identifier: "DedicatedMessagesStreamSuccess",
+})
 
 /**
  * A decoded `DedicatedMessagesStreamSuccess` (see {@link DedicatedMessagesStreamSuccess}).
@@ -7941,28 +7651,7 @@ export type DedicatedMessagesStreamSuccessEncoded = typeof DedicatedMessagesStre
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedMessagesSuccess = preserving(
-  Schema.Struct({
-    /** Unique identifier for this message response. */
-    id: Schema.String,
-    /** Response object type (`message`). */
-    type: Schema.Literal("message"),
-    /** Role of the output message author (`assistant`). */
-    role: Schema.Literal("assistant"),
-    /** Assistant output blocks in generation order. */
-    content: Schema.Array(MessagesResponseContentBlock),
-    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
-    stop_reason: Schema.optional(
-      Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
-    ),
-    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
-    stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
-    /** Token usage details for this response. */
-    usage: MessagesUsage,
-    /** Model used to generate the response. */
-    model: Schema.optional(Schema.NullOr(Schema.String)),
-  }),
-).annotate({ identifier: "DedicatedMessagesSuccess" })
+export const DedicatedMessagesSuccess = ContainerMessagesSuccess.annotate({ identifier: "DedicatedMessagesSuccess" })
 
 /**
  * A decoded `DedicatedMessagesSuccess` (see {@link DedicatedMessagesSuccess}).
@@ -8106,12 +7795,9 @@ export type DedicatedResponsesStreamBodyEncoded = typeof DedicatedResponsesStrea
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedResponsesStreamSuccess = preserving(
-  Schema.Struct({
-    /** A server-sent event containing a streamed Responses API update. */
-    data: ResponsesStreamEvent,
-  }),
-).annotate({ identifier: "DedicatedResponsesStreamSuccess" })
+export const DedicatedResponsesStreamSuccess = ContainerResponsesStreamSuccess.annotate({
+  identifier: "DedicatedResponsesStreamSuccess",
+})
 
 /**
  * A decoded `DedicatedResponsesStreamSuccess` (see {@link DedicatedResponsesStreamSuccess}).
@@ -8135,30 +7821,7 @@ export type DedicatedResponsesStreamSuccessEncoded = typeof DedicatedResponsesSt
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedResponsesSuccess = preserving(
-  Schema.Struct({
-    /** Unique identifier for this response. */
-    id: Schema.String,
-    /** The object type of this resource - always set to `response`. */
-    object: Schema.Literal("response"),
-    /** Unix timestamp (in seconds) of when this response was created. */
-    created_at: Schema.Int,
-    /** An error object returned when the model fails to generate a Response. */
-    error: Schema.optional(Schema.NullOr(ResponsesError)),
-    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
-    status: Schema.optional(
-      Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
-    ),
-    /** An array of content items generated by the model. */
-    output: Schema.Array(ResponsesOutputItem),
-    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
-    usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
-    /** Details about why the response is incomplete. */
-    incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
-    /** Model ID used to generate the response. */
-    model: Schema.optional(Schema.NullOr(Schema.String)),
-  }),
-).annotate({ identifier: "DedicatedResponsesSuccess" })
+export const DedicatedResponsesSuccess = ResponsesSuccess.annotate({ identifier: "DedicatedResponsesSuccess" })
 
 /**
  * A decoded `DedicatedResponsesSuccess` (see {@link DedicatedResponsesSuccess}).
@@ -8213,12 +7876,9 @@ export type DedicatedTokenizationBodyEncoded = typeof DedicatedTokenizationBody.
  * @category schemas
  * @since 0.2.0
  */
-export const DedicatedTokenizationSuccess = preserving(
-  Schema.Struct({
-    /** A list of token IDs. */
-    tokens: Schema.Array(Schema.Int),
-  }),
-).annotate({ identifier: "DedicatedTokenizationSuccess" })
+export const DedicatedTokenizationSuccess = ContainerTokenizationSuccess.annotate({
+  identifier: "DedicatedTokenizationSuccess",
+})
 
 /**
  * A decoded `DedicatedTokenizationSuccess` (see {@link DedicatedTokenizationSuccess}).
@@ -8364,52 +8024,18 @@ export type IntegratedBuiltInTool = typeof IntegratedBuiltInTool.Type
 export type IntegratedBuiltInToolEncoded = typeof IntegratedBuiltInTool.Encoded
 
 /**
- * The `MessagesErrorObject` schema of the OpenAPI description.
+ * The same schema as `MessagesStreamErrorEvent` but for what it says of:
+ * - `type`: Top-level response type for Messages API errors.
+ * - `request_id`: Request identifier for debugging and support. It may be omitted in some failure paths.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const MessagesErrorObject = preserving(
-  Schema.Struct({
-    /** Error category. For HTTP 422 in Messages API, this is `invalid_request_error`. */
-    type: Schema.String,
-    /** Human-readable error message. */
-    message: Schema.String,
-  }),
-).annotate({ identifier: "MessagesErrorObject" })
-
-/**
- * A decoded `MessagesErrorObject` (see {@link MessagesErrorObject}).
- *
- * @category models
- * @since 0.2.0
- */
-export type MessagesErrorObject = typeof MessagesErrorObject.Type
-
-/**
- * A `MessagesErrorObject` as it is on the wire, before decoding (see {@link MessagesErrorObject}).
- *
- * @category models
- * @since 0.2.0
- */
-export type MessagesErrorObjectEncoded = typeof MessagesErrorObject.Encoded
-
-/**
- * The `MessagesErrorResponse` schema of the OpenAPI description.
- *
- * @category schemas
- * @since 0.2.0
- */
-export const MessagesErrorResponse = preserving(
-  Schema.Struct({
-    /** Top-level response type for Messages API errors. */
-    type: Schema.Literal("error"),
-    /** Structured error object. */
-    error: MessagesErrorObject,
-    /** Request identifier for debugging and support. It may be omitted in some failure paths. */
-    request_id: Schema.optional(Schema.NullOr(Schema.String)),
-  }),
-).annotate({ identifier: "MessagesErrorResponse" })
+export const MessagesErrorResponse = MessagesStreamErrorEvent.annotate({
+  identifier: "MessagesErrorResponse",
+  description:
+    "The same schema as `MessagesStreamErrorEvent` but for what it says of:\n- `type`: Top-level response type for Messages API errors.\n- `request_id`: Request identifier for debugging and support. It may be omitted in some failure paths.",
+})
 
 /**
  * A decoded `MessagesErrorResponse` (see {@link MessagesErrorResponse}).
@@ -8512,29 +8138,17 @@ export type ModelCatalogResponseItem = typeof ModelCatalogResponseItem.Type
 export type ModelCatalogResponseItemEncoded = typeof ModelCatalogResponseItem.Encoded
 
 /**
- * The `ServerlessAudioTranscriptionBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedAudioTranscriptionBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessAudioTranscriptionBody = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
-    file: Schema.String,
-    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
-    chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
-    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
-    language: Schema.optional(Schema.NullOr(Schema.String)),
-    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-  }),
-).annotate({ identifier: "ServerlessAudioTranscriptionBody" })
+export const ServerlessAudioTranscriptionBody = DedicatedAudioTranscriptionBody.annotate({
+  identifier: "ServerlessAudioTranscriptionBody",
+  description:
+    "The same schema as `DedicatedAudioTranscriptionBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessAudioTranscriptionBody` (see {@link ServerlessAudioTranscriptionBody}).
@@ -8553,29 +8167,17 @@ export type ServerlessAudioTranscriptionBody = typeof ServerlessAudioTranscripti
 export type ServerlessAudioTranscriptionBodyEncoded = typeof ServerlessAudioTranscriptionBody.Encoded
 
 /**
- * The `ServerlessAudioTranscriptionStreamBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedAudioTranscriptionStreamBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessAudioTranscriptionStreamBody = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** The audio file object (not file name) to transcribe, in one of these formats: mp3, wav, flac, ogg, and many other standard audio formats. */
-    file: Schema.String,
-    /** Controls how the audio is cut into chunks. When set to `"auto"`, the server first normalizes loudness and then uses voice activity detection (VAD) to choose boundaries. `server_vad` object can be provided to tweak VAD detection parameters manually. If unset, the audio is transcribed as a single block. */
-    chunking_strategy: Schema.optional(Schema.Union([Schema.Literal("auto"), ServerVadChunkingStrategy, Schema.Null])),
-    /** The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency. */
-    language: Schema.optional(Schema.NullOr(Schema.String)),
-    /** Whether to stream the transcription result. When set to `true`, the transcription is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.Boolean),
-    /** The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. */
-    temperature: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-  }),
-).annotate({ identifier: "ServerlessAudioTranscriptionStreamBody" })
+export const ServerlessAudioTranscriptionStreamBody = DedicatedAudioTranscriptionStreamBody.annotate({
+  identifier: "ServerlessAudioTranscriptionStreamBody",
+  description:
+    "The same schema as `DedicatedAudioTranscriptionStreamBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessAudioTranscriptionStreamBody` (see {@link ServerlessAudioTranscriptionStreamBody}).
@@ -8672,89 +8274,17 @@ export type ServerlessChatCompleteSuccess = typeof ServerlessChatCompleteSuccess
 export type ServerlessChatCompleteSuccessEncoded = typeof ServerlessChatCompleteSuccess.Encoded
 
 /**
- * The `ServerlessChatCompletionBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedChatCompletionBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessChatCompletionBody = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** A list of messages comprising the conversation so far. */
-    messages: Schema.Array(Message),
-    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
-    chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** A list of endpoint sentence tokens. */
-    eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
-    logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Whether to return log probabilities of the output tokens or not. */
-    logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
-    n: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Whether to enable parallel function calling. */
-    parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
-    reasoning_effort: Schema.optional(
-      Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
-    ),
-    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
-    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
-    seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
-    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
-    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Options related to stream. It can only be used when `stream: true`. */
-    stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
-    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
-    parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
-    include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
-    tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
-    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
-    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
-    top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
-    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
-    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
-    min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
-    response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
-  }),
-).annotate({ identifier: "ServerlessChatCompletionBody" })
+export const ServerlessChatCompletionBody = DedicatedChatCompletionBody.annotate({
+  identifier: "ServerlessChatCompletionBody",
+  description:
+    "The same schema as `DedicatedChatCompletionBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessChatCompletionBody` (see {@link ServerlessChatCompletionBody}).
@@ -8773,89 +8303,17 @@ export type ServerlessChatCompletionBody = typeof ServerlessChatCompletionBody.T
 export type ServerlessChatCompletionBodyEncoded = typeof ServerlessChatCompletionBody.Encoded
 
 /**
- * The `ServerlessChatCompletionStreamBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedChatCompletionStreamBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessChatCompletionStreamBody = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** A list of messages comprising the conversation so far. */
-    messages: Schema.Array(Message),
-    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
-    chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** A list of endpoint sentence tokens. */
-    eos_token: Schema.optional(Schema.NullOr(Schema.Array(Schema.Int))),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled, taking into account their frequency in the preceding text. This penalization diminishes the model's tendency to reproduce identical lines verbatim. */
-    frequency_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Accepts a JSON object that maps tokens to an associated bias value. Mathematically, the bias is added to the logits generated by the model prior to sampling. The exact effect will vary per model. */
-    logit_bias: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Whether to return log probabilities of the output tokens or not. */
-    logprobs: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** The maximum number of tokens to generate. For decoder-only models like GPT, the length of your input tokens plus `max_tokens` should not exceed the model's maximum length (e.g., 2048 for OpenAI GPT-3). For encoder-decoder models like T5 or BlenderBot, `max_tokens` should not exceed the model's maximum output length. This is similar to Hugging Face's [`max_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.max_new_tokens) argument. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** A scaling factor used to determine the minimum token probability threshold. This threshold is calculated as `min_p` multiplied by the probability of the most likely token. Tokens with probabilities below this scaled threshold are excluded from sampling. Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values result in stricter filtering, while lower values allow for greater diversity. The default value of 0.0 disables filtering, allowing all tokens to be considered for sampling. */
-    min_p: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The number of independently generated results for the prompt. Defaults to 1. This is similar to Hugging Face's [`num_return_sequences`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.GenerationConfig.num_return_sequences) argument. */
-    n: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Whether to enable parallel function calling. */
-    parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Number between -2.0 and 2.0. Positive values penalizes tokens that have been sampled at least once in the existing text. */
-    presence_penalty: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(-2), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** Penalizes tokens that have already appeared in the generated result (plus the input tokens for decoder-only models). Should be positive value (1.0 means no penalty). See [keskar et al., 2019](https://arxiv.org/abs/1909.05858) for more details. This is similar to Hugging Face's [`repetition_penalty`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.repetition_penalty) argument. */
-    repetition_penalty: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0)))),
-    /** Sets how much reasoning the model does before answering. Higher values give more thorough responses but take longer. This affects reasoning models only, and the available options depend on the model. */
-    reasoning_effort: Schema.optional(
-      Schema.NullOr(Schema.Literals(["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"])),
-    ),
-    /** Specifies a positive integer that defines a limit on the number of tokens used for internal reasoning tokens. This parameter is only effective for reasoning models. */
-    reasoning_budget: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0)))),
-    /** Seed to control random procedure. If nothing is given, random seed is used for sampling, and return the seed along with the generated result. When using the `n` argument, you can pass a list of seed values to control all of the independent generations. */
-    seed: Schema.optional(Schema.Union([Schema.Array(Schema.Int), Schema.Int, Schema.Null])),
-    /** When one of the stop phrases appears in the generation result, the API will stop generation. The stop phrases are excluded from the result. Defaults to empty list. */
-    stop: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Whether to stream the generation result. When set to `true`, each token is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.Boolean),
-    /** Options related to stream. It can only be used when `stream: true`. */
-    stream_options: Schema.optional(Schema.NullOr(StreamOptions)),
-    /** Parses model reasoning into `reasoning_content` while keeping the answer in `content`. Default value may vary between endpoints. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
-    parse_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** When `parse_reasoning=true`, include parsed reasoning (`reasoning_content`). Defaults to true. For more detailed information, please refer [here](https://friendli.ai/docs/guides/reasoning#reasoning-parsing-with-friendli). */
-    include_reasoning: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Sampling temperature. Smaller temperature makes the generation result closer to greedy, argmax (i.e., `top_k = 1`) sampling. Defaults to 1.0. This is similar to Hugging Face's [`temperature`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.temperature) argument. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Determines the tool calling behavior of the model. When set to `none`, the model will bypass tool execution and generate a response directly. In `auto` mode (the default), the model dynamically decides whether to call a tool or respond with a message. Alternatively, setting `required` ensures that the model invokes at least one tool before responding to the user. You can also specify a particular tool by `{"type": "function", "function": {"name": "my_function"}}`. */
-    tool_choice: Schema.optional(Schema.Union([ToolChoice, Schema.String])),
-    /** Limits sampling to the top k tokens with the highest probabilities. Values range from 0 (no filtering) to the model's vocabulary size (inclusive). The default value of 0 applies no filtering, allowing all tokens. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))),
-    /** The number of most likely tokens to return at each token position, each with an associated log probability. `logprobs` must be set to true if this parameter is used. */
-    top_logprobs: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Keeps only the smallest set of tokens whose cumulative probabilities reach `top_p` or higher. Values range from 0.0 (exclusive) to 1.0 (inclusive). The default value of 1.0 includes all tokens, allowing maximum diversity. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)))),
-    /** A probability threshold used to identify “top choice” tokens for exclusion in XTC (Exclude Top Choices) sampling. Tokens with probabilities at or above this threshold are considered viable candidates, and all but the least likely viable token are excluded from sampling. This option reduces the dominance of highly probable tokens while preserving some diversity by keeping the least confident “top choice.” Values range from 0.0 (inclusive) to 1.0 (inclusive). Higher values make the filtering more selective by requiring higher probabilities to trigger exclusion, while lower values apply filtering more broadly. The default value of 0.0 disables XTC filtering entirely. */
-    xtc_threshold: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** The probability that XTC (Exclude Top Choices) filtering will be applied for each sampling decision. When XTC is triggered, high-probability tokens above the `xtc_threshold` are excluded except for the least likely viable token. This stochastic activation allows for a balance between standard sampling and creativity-boosting exclusion filtering. Values range from 0.0 (inclusive) to 1.0 (inclusive), where 0.0 means XTC is never applied, 1.0 means XTC is always applied when viable tokens exist, and intermediate values provide probabilistic activation. The default value of 0.0 disables XTC filtering. */
-    xtc_probability: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1))),
-    ),
-    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
-    /** The minimum number of tokens to generate. Default value is 0. This is similar to Hugging Face's [`min_new_tokens`](https://huggingface.co/docs/transformers/v4.26.0/en/main_classes/text_generation#transformers.generationconfig.min_new_tokens) argument. **This field is unsupported when `tools` or `response_format` is specified.** */
-    min_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** The enforced format of the model's output. Note that the content of the output message may be truncated if it exceeds the `max_tokens`. You can check this by verifying that the `finish_reason` of the output message is `length`. For more detailed information, please refer [here](https://friendli.ai/docs/guides/structured-outputs). ***Important*** You must explicitly instruct the model to produce the desired output format using a system prompt or user message (e.g., `You are an API generating a valid JSON as output.`). Otherwise, the model may result in an unending stream of whitespace or other characters. **This field is unsupported when `tools` is specified.** **When `response_format` is specified, `min_tokens` field is unsupported.** */
-    response_format: Schema.optional(Schema.NullOr(ResponseFormat)),
-  }),
-).annotate({ identifier: "ServerlessChatCompletionStreamBody" })
+export const ServerlessChatCompletionStreamBody = DedicatedChatCompletionStreamBody.annotate({
+  identifier: "ServerlessChatCompletionStreamBody",
+  description:
+    "The same schema as `DedicatedChatCompletionStreamBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessChatCompletionStreamBody` (see {@link ServerlessChatCompletionStreamBody}).
@@ -8900,23 +8358,17 @@ export type ServerlessChatCompletionStreamSuccess = typeof ServerlessChatComplet
 export type ServerlessChatCompletionStreamSuccessEncoded = typeof ServerlessChatCompletionStreamSuccess.Encoded
 
 /**
- * The `ServerlessChatRenderBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedChatRenderBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessChatRenderBody = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** A list of messages comprising the conversation so far. */
-    messages: Schema.Array(Message),
-    /** Additional keyword arguments supplied to the template renderer. These parameters will be available for use within the chat template. */
-    chat_template_kwargs: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** A list of tools the model may call. Use this to provide a list of functions the model may generate JSON inputs for. **When `tools` is specified, `min_tokens` and `response_format` fields are unsupported.** */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(FunctionTool))),
-  }),
-).annotate({ identifier: "ServerlessChatRenderBody" })
+export const ServerlessChatRenderBody = DedicatedChatRenderBody.annotate({
+  identifier: "ServerlessChatRenderBody",
+  description:
+    "The same schema as `DedicatedChatRenderBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessChatRenderBody` (see {@link ServerlessChatRenderBody}).
@@ -8940,12 +8392,9 @@ export type ServerlessChatRenderBodyEncoded = typeof ServerlessChatRenderBody.En
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessChatRenderSuccess = preserving(
-  Schema.Struct({
-    /** The rendered text. */
-    text: Schema.String,
-  }),
-).annotate({ identifier: "ServerlessChatRenderSuccess" })
+export const ServerlessChatRenderSuccess = DedicatedChatRenderSuccess.annotate({
+  identifier: "ServerlessChatRenderSuccess",
+})
 
 /**
  * A decoded `ServerlessChatRenderSuccess` (see {@link ServerlessChatRenderSuccess}).
@@ -8969,10 +8418,7 @@ export type ServerlessChatRenderSuccessEncoded = typeof ServerlessChatRenderSucc
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessCompletionsBody = Schema.Union([
-  CompletionsServerlessBodyWithPrompt,
-  CompletionsServerlessBodyWithTokens,
-]).annotate({ identifier: "ServerlessCompletionsBody" })
+export const ServerlessCompletionsBody = DedicatedCompletionsBody.annotate({ identifier: "ServerlessCompletionsBody" })
 
 /**
  * A decoded `ServerlessCompletionsBody` (see {@link ServerlessCompletionsBody}).
@@ -8996,10 +8442,9 @@ export type ServerlessCompletionsBodyEncoded = typeof ServerlessCompletionsBody.
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessCompletionsStreamBody = Schema.Union([
-  CompletionsStreamServerlessBodyWithPrompt,
-  CompletionsStreamServerlessBodyWithTokens,
-]).annotate({ identifier: "ServerlessCompletionsStreamBody" })
+export const ServerlessCompletionsStreamBody = DedicatedCompletionsStreamBody.annotate({
+  identifier: "ServerlessCompletionsStreamBody",
+})
 
 /**
  * A decoded `ServerlessCompletionsStreamBody` (see {@link ServerlessCompletionsStreamBody}).
@@ -9068,19 +8513,17 @@ export type ServerlessCompletionsSuccess = typeof ServerlessCompletionsSuccess.T
 export type ServerlessCompletionsSuccessEncoded = typeof ServerlessCompletionsSuccess.Encoded
 
 /**
- * The `ServerlessDetokenizationBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedDetokenizationBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessDetokenizationBody = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** A token sequence to detokenize. */
-    tokens: Schema.Array(Schema.Int),
-  }),
-).annotate({ identifier: "ServerlessDetokenizationBody" })
+export const ServerlessDetokenizationBody = DedicatedDetokenizationBody.annotate({
+  identifier: "ServerlessDetokenizationBody",
+  description:
+    "The same schema as `DedicatedDetokenizationBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessDetokenizationBody` (see {@link ServerlessDetokenizationBody}).
@@ -9099,17 +8542,17 @@ export type ServerlessDetokenizationBody = typeof ServerlessDetokenizationBody.T
 export type ServerlessDetokenizationBodyEncoded = typeof ServerlessDetokenizationBody.Encoded
 
 /**
- * The `ServerlessDetokenizationSuccess` schema of the OpenAPI description.
+ * The same schema as `DedicatedChatRenderSuccess` but for what it says of:
+ * - `text`: Detokenized text output.
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessDetokenizationSuccess = preserving(
-  Schema.Struct({
-    /** Detokenized text output. */
-    text: Schema.String,
-  }),
-).annotate({ identifier: "ServerlessDetokenizationSuccess" })
+export const ServerlessDetokenizationSuccess = DedicatedChatRenderSuccess.annotate({
+  identifier: "ServerlessDetokenizationSuccess",
+  description:
+    "The same schema as `DedicatedChatRenderSuccess` but for what it says of:\n- `text`: Detokenized text output.",
+})
 
 /**
  * A decoded `ServerlessDetokenizationSuccess` (see {@link ServerlessDetokenizationSuccess}).
@@ -9128,55 +8571,17 @@ export type ServerlessDetokenizationSuccess = typeof ServerlessDetokenizationSuc
 export type ServerlessDetokenizationSuccessEncoded = typeof ServerlessDetokenizationSuccess.Encoded
 
 /**
- * The `ServerlessMessagesBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedMessagesBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessMessagesBody = preserving(
-  Schema.Struct({
-    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
-    messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
-    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
-    system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
-    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Limits sampling to the `k` most likely tokens at each decoding step. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
-    stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
-    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
-    tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
-    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
-    thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
-    /** Output generation options including effort level and structured output format settings. */
-    output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    service_tier: Schema.optional(
-      Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
-    ),
-  }),
-).annotate({ identifier: "ServerlessMessagesBody" })
+export const ServerlessMessagesBody = DedicatedMessagesBody.annotate({
+  identifier: "ServerlessMessagesBody",
+  description:
+    "The same schema as `DedicatedMessagesBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessMessagesBody` (see {@link ServerlessMessagesBody}).
@@ -9195,55 +8600,17 @@ export type ServerlessMessagesBody = typeof ServerlessMessagesBody.Type
 export type ServerlessMessagesBodyEncoded = typeof ServerlessMessagesBody.Encoded
 
 /**
- * The `ServerlessMessagesStreamBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedMessagesStreamBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessMessagesStreamBody = preserving(
-  Schema.Struct({
-    /** A list of conversation messages ordered from oldest to newest. Must contain at least one item. */
-    messages: Schema.Array(MessagesInputMessage).check(Schema.isMinLength(1)),
-    /** Maximum number of tokens to generate for the assistant response. Must be greater than 0 when provided. */
-    max_tokens: Schema.optional(Schema.NullOr(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))),
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** Optional top-level system instruction applied before conversation turns. Supports a plain string or an array of text blocks. */
-    system: Schema.optional(Schema.Union([Schema.String, Schema.Array(MessagesSystemTextBlock), Schema.Null])),
-    /** Whether to stream the response. When set to `true`, events are sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.Boolean),
-    /** Sampling temperature. Lower values make outputs more deterministic; higher values increase diversity. */
-    temperature: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Nucleus sampling parameter. The model samples from the smallest token set whose cumulative probability reaches `top_p`. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Limits sampling to the `k` most likely tokens at each decoding step. */
-    top_k: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** Stop strings that terminate generation when matched in output. The matched value is returned in `stop_sequence` when applicable. */
-    stop_sequences: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
-    /** Tool definitions available to the model. Use this to allow tool calls with structured arguments. */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(MessagesToolDefinition))),
-    /** Controls tool-calling behavior (`auto`, `any`, `tool`, `none`) and optional parallel-call behavior. */
-    tool_choice: Schema.optional(Schema.NullOr(MessagesToolChoice)),
-    /** Controls reasoning behavior with mode (`enabled`, `disabled`, `adaptive`). `enabled` requires `budget_tokens`; `disabled` and `adaptive` must not include it. */
-    thinking: Schema.optional(Schema.NullOr(MessagesThinkingConfig)),
-    /** Output generation options including effort level and structured output format settings. */
-    output_config: Schema.optional(Schema.NullOr(MessagesOutputConfig)),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    cache_control: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    container: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    context_manager: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    inference_geo: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    metadata: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-    /** Compatibility field accepted for request portability. Parsed but not used for generation. */
-    service_tier: Schema.optional(
-      Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown), Schema.Null]),
-    ),
-  }),
-).annotate({ identifier: "ServerlessMessagesStreamBody" })
+export const ServerlessMessagesStreamBody = DedicatedMessagesStreamBody.annotate({
+  identifier: "ServerlessMessagesStreamBody",
+  description:
+    "The same schema as `DedicatedMessagesStreamBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessMessagesStreamBody` (see {@link ServerlessMessagesStreamBody}).
@@ -9267,12 +8634,9 @@ export type ServerlessMessagesStreamBodyEncoded = typeof ServerlessMessagesStrea
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessMessagesStreamSuccess = preserving(
-  Schema.Struct({
-    /** A server-sent event containing a streamed Messages API update. */
-    data: MessagesStreamEvent,
-  }),
-).annotate({ identifier: "ServerlessMessagesStreamSuccess" })
+export const ServerlessMessagesStreamSuccess = ContainerMessagesStreamSuccess.annotate({
+  identifier: "ServerlessMessagesStreamSuccess",
+})
 
 /**
  * A decoded `ServerlessMessagesStreamSuccess` (see {@link ServerlessMessagesStreamSuccess}).
@@ -9296,28 +8660,7 @@ export type ServerlessMessagesStreamSuccessEncoded = typeof ServerlessMessagesSt
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessMessagesSuccess = preserving(
-  Schema.Struct({
-    /** Unique identifier for this message response. */
-    id: Schema.String,
-    /** Response object type (`message`). */
-    type: Schema.Literal("message"),
-    /** Role of the output message author (`assistant`). */
-    role: Schema.Literal("assistant"),
-    /** Assistant output blocks in generation order. */
-    content: Schema.Array(MessagesResponseContentBlock),
-    /** Why generation stopped (`end_turn`, `max_tokens`, `tool_use`, `stop_sequence`). */
-    stop_reason: Schema.optional(
-      Schema.NullOr(Schema.Literals(["end_turn", "max_tokens", "tool_use", "stop_sequence"])),
-    ),
-    /** Matched stop string when `stop_reason` is `stop_sequence`; otherwise null. */
-    stop_sequence: Schema.optional(Schema.NullOr(Schema.String)),
-    /** Token usage details for this response. */
-    usage: MessagesUsage,
-    /** Model used to generate the response. */
-    model: Schema.optional(Schema.NullOr(Schema.String)),
-  }),
-).annotate({ identifier: "ServerlessMessagesSuccess" })
+export const ServerlessMessagesSuccess = ContainerMessagesSuccess.annotate({ identifier: "ServerlessMessagesSuccess" })
 
 /**
  * A decoded `ServerlessMessagesSuccess` (see {@link ServerlessMessagesSuccess}).
@@ -9362,48 +8705,17 @@ export type ServerlessModelListSuccess = typeof ServerlessModelListSuccess.Type
 export type ServerlessModelListSuccessEncoded = typeof ServerlessModelListSuccess.Encoded
 
 /**
- * The `ServerlessResponsesBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedResponsesBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessResponsesBody = preserving(
-  Schema.Struct({
-    /** Text or image inputs to the model, used to generate a response. */
-    input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
-    /** A system (or developer) message inserted into the model's context. */
-    instructions: Schema.optional(Schema.NullOr(Schema.String)),
-    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
-    max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Whether to allow the model to run tool calls in parallel. */
-    parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
-    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
-    tool_choice: Schema.optional(
-      Schema.Union([
-        Schema.Literals(["none", "auto", "required"]),
-        ResponsesToolChoiceFunction,
-        ResponsesToolChoiceCustom,
-        Schema.Null,
-      ]),
-    ),
-    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
-    text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
-    /** Configuration options for reasoning models. */
-    reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
-    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-  }),
-).annotate({ identifier: "ServerlessResponsesBody" })
+export const ServerlessResponsesBody = DedicatedResponsesBody.annotate({
+  identifier: "ServerlessResponsesBody",
+  description:
+    "The same schema as `DedicatedResponsesBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessResponsesBody` (see {@link ServerlessResponsesBody}).
@@ -9422,48 +8734,17 @@ export type ServerlessResponsesBody = typeof ServerlessResponsesBody.Type
 export type ServerlessResponsesBodyEncoded = typeof ServerlessResponsesBody.Encoded
 
 /**
- * The `ServerlessResponsesStreamBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedResponsesStreamBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessResponsesStreamBody = preserving(
-  Schema.Struct({
-    /** Text or image inputs to the model, used to generate a response. */
-    input: Schema.Union([Schema.String, Schema.Array(ResponsesInputItem)]),
-    /** A system (or developer) message inserted into the model's context. */
-    instructions: Schema.optional(Schema.NullOr(Schema.String)),
-    /** An upper bound for the number of tokens that can be generated for a response, including visible output tokens and reasoning tokens. */
-    max_output_tokens: Schema.optional(Schema.NullOr(Schema.Int)),
-    /** What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. We generally recommend altering this or `top_p` but not both. */
-    temperature: Schema.optional(
-      Schema.NullOr(Schema.Number.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(2))),
-    ),
-    /** An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with `top_p` probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We generally recommend altering this or `temperature` but not both. */
-    top_p: Schema.optional(Schema.NullOr(Schema.Number)),
-    /** Whether to allow the model to run tool calls in parallel. */
-    parallel_tool_calls: Schema.optional(Schema.NullOr(Schema.Boolean)),
-    /** An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter. */
-    tools: Schema.optional(Schema.NullOr(Schema.Array(ResponsesTool))),
-    /** How the model should select which tool (or tools) to use when generating a response. See the `tools` parameter to see how to specify which tools the model can call. */
-    tool_choice: Schema.optional(
-      Schema.Union([
-        Schema.Literals(["none", "auto", "required"]),
-        ResponsesToolChoiceFunction,
-        ResponsesToolChoiceCustom,
-        Schema.Null,
-      ]),
-    ),
-    /** Configuration options for a text response from the model. Can be plain text or structured JSON data. */
-    text: Schema.optional(Schema.NullOr(ResponsesTextConfig)),
-    /** Configuration options for reasoning models. */
-    reasoning: Schema.optional(Schema.NullOr(ResponsesReasoningConfig)),
-    /** Whether to stream the generation result. When set to `true`, the response is sent as [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format) once generated. */
-    stream: Schema.optional(Schema.Boolean),
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-  }),
-).annotate({ identifier: "ServerlessResponsesStreamBody" })
+export const ServerlessResponsesStreamBody = DedicatedResponsesStreamBody.annotate({
+  identifier: "ServerlessResponsesStreamBody",
+  description:
+    "The same schema as `DedicatedResponsesStreamBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessResponsesStreamBody` (see {@link ServerlessResponsesStreamBody}).
@@ -9487,12 +8768,9 @@ export type ServerlessResponsesStreamBodyEncoded = typeof ServerlessResponsesStr
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessResponsesStreamSuccess = preserving(
-  Schema.Struct({
-    /** A server-sent event containing a streamed Responses API update. */
-    data: ResponsesStreamEvent,
-  }),
-).annotate({ identifier: "ServerlessResponsesStreamSuccess" })
+export const ServerlessResponsesStreamSuccess = ContainerResponsesStreamSuccess.annotate({
+  identifier: "ServerlessResponsesStreamSuccess",
+})
 
 /**
  * A decoded `ServerlessResponsesStreamSuccess` (see {@link ServerlessResponsesStreamSuccess}).
@@ -9516,30 +8794,7 @@ export type ServerlessResponsesStreamSuccessEncoded = typeof ServerlessResponses
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessResponsesSuccess = preserving(
-  Schema.Struct({
-    /** Unique identifier for this response. */
-    id: Schema.String,
-    /** The object type of this resource - always set to `response`. */
-    object: Schema.Literal("response"),
-    /** Unix timestamp (in seconds) of when this response was created. */
-    created_at: Schema.Int,
-    /** An error object returned when the model fails to generate a Response. */
-    error: Schema.optional(Schema.NullOr(ResponsesError)),
-    /** The status of the response generation. One of `completed`, `failed`, `in_progress`, `cancelled`, `queued`, or `incomplete`. */
-    status: Schema.optional(
-      Schema.NullOr(Schema.Literals(["completed", "failed", "in_progress", "cancelled", "queued", "incomplete"])),
-    ),
-    /** An array of content items generated by the model. */
-    output: Schema.Array(ResponsesOutputItem),
-    /** Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used. */
-    usage: Schema.optional(Schema.NullOr(ResponsesUsage)),
-    /** Details about why the response is incomplete. */
-    incomplete_details: Schema.optional(Schema.NullOr(ResponsesIncompleteDetails)),
-    /** Model ID used to generate the response. */
-    model: Schema.optional(Schema.NullOr(Schema.String)),
-  }),
-).annotate({ identifier: "ServerlessResponsesSuccess" })
+export const ServerlessResponsesSuccess = ResponsesSuccess.annotate({ identifier: "ServerlessResponsesSuccess" })
 
 /**
  * A decoded `ServerlessResponsesSuccess` (see {@link ServerlessResponsesSuccess}).
@@ -9558,19 +8813,17 @@ export type ServerlessResponsesSuccess = typeof ServerlessResponsesSuccess.Type
 export type ServerlessResponsesSuccessEncoded = typeof ServerlessResponsesSuccess.Encoded
 
 /**
- * The `ServerlessTokenizationBody` schema of the OpenAPI description.
+ * The same schema as `DedicatedTokenizationBody` but for what it says of:
+ * - `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).
  *
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessTokenizationBody = preserving(
-  Schema.Struct({
-    /** Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods). */
-    model: Schema.String,
-    /** Input text prompt to tokenize. */
-    prompt: Schema.String,
-  }),
-).annotate({ identifier: "ServerlessTokenizationBody" })
+export const ServerlessTokenizationBody = DedicatedTokenizationBody.annotate({
+  identifier: "ServerlessTokenizationBody",
+  description:
+    "The same schema as `DedicatedTokenizationBody` but for what it says of:\n- `model`: Code of the model to use. See [available model list](https://friendli.ai/docs/guides/model-apis/pricing#billing-methods).",
+})
 
 /**
  * A decoded `ServerlessTokenizationBody` (see {@link ServerlessTokenizationBody}).
@@ -9594,12 +8847,9 @@ export type ServerlessTokenizationBodyEncoded = typeof ServerlessTokenizationBod
  * @category schemas
  * @since 0.2.0
  */
-export const ServerlessTokenizationSuccess = preserving(
-  Schema.Struct({
-    /** A list of token IDs. */
-    tokens: Schema.Array(Schema.Int),
-  }),
-).annotate({ identifier: "ServerlessTokenizationSuccess" })
+export const ServerlessTokenizationSuccess = ContainerTokenizationSuccess.annotate({
+  identifier: "ServerlessTokenizationSuccess",
+})
 
 /**
  * A decoded `ServerlessTokenizationSuccess` (see {@link ServerlessTokenizationSuccess}).

@@ -8,7 +8,7 @@
  */
 import type { FaultPlan } from "./faults.ts"
 import type { Recorder } from "./records.ts"
-import { type Frame, frameComment, frameEvent } from "./sse.ts"
+import { type ErrorPayload, type Frame, type FrameData, frameComment, frameEvent } from "./sse.ts"
 
 /**
  * Thrown into a response body to ask the runtime to reset the connection. The Node bridge destroys the socket
@@ -38,7 +38,7 @@ export interface BodyContext {
    * The API's in-stream failure, sent by the `error` fault after `after` events: its `event:` name and its data.
    * Default: `event: error` with `{"error": {"message", "type", "code"}}` (chat, completions, transcriptions).
    */
-  readonly failure?: ((after: number) => { readonly event: string; readonly data: unknown }) | undefined
+  readonly failure?: ((after: number) => { readonly event: string; readonly data: FrameData }) | undefined
 }
 
 const encoder = new TextEncoder()
@@ -74,7 +74,7 @@ async function* idle(ctx: BodyContext, ms: number, eol: string): AsyncGenerator<
   }
 }
 
-const errorPayload = (after: number) => ({
+const errorPayload = (after: number): ErrorPayload => ({
   error: {
     message: `Injected in-stream error after ${after} events (the 'error' fault).`,
     type: "server_error",

@@ -11,34 +11,26 @@
  * towards `max_tokens`, and when they reach it the choice ends with `length` and no call. Arguments are never cut.
  */
 
-import { ChatCompletionRequest, ToolAssistedChatCompletionRequest } from "@friendli-stream/core"
-import type { ResponseMeta } from "./completions.ts"
+import * as Core from "@friendli-stream/core"
+import { chunkOf, type ResponseMeta } from "./completions.ts"
 import type { ValidationIssue } from "./errors.ts"
-import { hashString, mixSeeds, seeded } from "./prng.ts"
+import { mixSeeds, seeded } from "./prng.ts"
 import { reasoningLength, reasoningText, toolPreface } from "./replies.ts"
 import { sample } from "./schema-sample.ts"
 import type { Frame } from "./sse.ts"
-import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize, words } from "./tokens.ts"
-import { type ToolCallPlan, toolCallDeltas, toolCallMessage } from "./toolCalls.ts"
-import { Checker, type GenerationParams, isObject, type Json, MAX_LOGPROBS, readGeneration } from "./validate.ts"
-
-/** The built-in tools of the tool-assisted API. */
-export const BUILTIN_TOOLS = [
-  "math:calculator",
-  "math:statistics",
-  "math:calendar",
-  "web:search",
-  "web:url",
-  "code:python-interpreter",
-  "file:text",
-] as const
-
-interface FunctionTool {
-  readonly name: string
-  readonly parameters: unknown
-}
-
-type ToolChoice = "none" | "auto" | "required" | { readonly name: string }
+import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize } from "./tokens.ts"
+import { toolCallDeltas, toolCallMessage } from "./toolCalls.ts"
+import { type BuiltInTool, toolStatusFrames } from "./toolStatus.ts"
+import {
+  chooseFunctions,
+  keyOf,
+  planCalls,
+  type TurnCall,
+  type TurnFunction,
+  type TurnToolChoice,
+  textOf,
+} from "./turn.ts"
+import { Checker, type GenerationParams, MAX_LOGPROBS, readGeneration } from "./validate.ts"
 
 type ResponseFormat =
   | { readonly type: "text" }
@@ -64,136 +56,112 @@ export interface ChatRequest extends GenerationParams {
   /** Present when the request asks for reasoning. */
   readonly reasoning: ReasoningRequest | undefined
   readonly toolsApi: boolean
-  readonly messages: ReadonlyArray<Json>
-  readonly functions: ReadonlyArray<FunctionTool>
-  readonly builtins: ReadonlyArray<string>
-  readonly toolChoice: ToolChoice
+  readonly messages: ReadonlyArray<Core.Message>
+  readonly functions: ReadonlyArray<TurnFunction>
+  readonly builtins: ReadonlyArray<BuiltInTool>
+  readonly toolChoice: TurnToolChoice
   readonly parallelToolCalls: boolean
   readonly logprobs: boolean
   readonly topLogprobs: number
   readonly responseFormat: ResponseFormat
 }
 
-const NAME = /^[a-zA-Z0-9_-]{1,64}$/
-
-/** The mock's rule on messages the Schema accepted: at least one. */
-const readMessages = (c: Checker): ReadonlyArray<Json> => {
-  const messages = c.array("messages") ?? []
-  if (c.value("messages") !== undefined && messages.length === 0) {
-    c.issue(["messages"], "List should have at least 1 item", "too_short")
-  }
-  return messages.filter(isObject)
+/** A chat request as both Schemas decode it (the tool-assisted one's tools include the built-in ones). */
+type ChatFields = Omit<Core.ChatCompletionRequest, "tools"> & {
+  readonly tools?: ReadonlyArray<Core.ToolAssistedChatTool> | null | undefined
 }
 
 /**
- * The tools: functions (a name of at most 64 of a-z, A-Z, 0-9, `_` and `-`, as Friendli's description says) and, on
- * the tool-assisted API, built-in tools (`file:text` with its `files`); at most 128.
+ * The tools: functions and, on the tool-assisted API, the built-in tools (which the Schema of a plain chat refuses);
+ * at most 128 (the tool-assisted Schema says so; the mock says the same of a plain chat).
  */
-const readTools = (c: Checker, toolsApi: boolean): { functions: Array<FunctionTool>; builtins: Array<string> } => {
-  const functions: Array<FunctionTool> = []
-  const builtins: Array<string> = []
-  const tools = c.array("tools")
-  if (tools === undefined) return { functions, builtins }
+const readTools = (c: Checker<ChatFields>) => {
+  const tools = c.request.tools ?? []
   if (tools.length > 128) c.issue(["tools"], "List should have at most 128 items", "too_long")
-  tools.forEach((t, i) => {
-    if (!isObject(t)) return
-    if (t.type === "function" && isObject(t.function)) {
-      const f = t.function
-      if (typeof f.name !== "string" || !NAME.test(f.name)) {
-        c.issue(
-          ["tools", i, "function", "name"],
-          "Must be a-z, A-Z, 0-9, underscores or dashes, at most 64",
-          "string_pattern_mismatch",
-          f.name,
-        )
-        return
-      }
-      functions.push({ name: f.name, parameters: f.parameters ?? { type: "object", properties: {} } })
-    } else if (toolsApi && typeof t.type === "string" && (BUILTIN_TOOLS as ReadonlyArray<string>).includes(t.type)) {
-      if (t.type === "file:text" && !Array.isArray(t.files)) {
-        c.issue(["tools", i, "files"], "Field required", "missing")
-        return
-      }
-      builtins.push(t.type)
-    }
-  })
+  const functions: Array<TurnFunction> = []
+  const builtins: Array<BuiltInTool> = []
+  for (const t of tools) {
+    if (t.type === "function") functions.push({ name: t.function.name, parameters: t.function.parameters })
+    else builtins.push(t.type)
+  }
   return { functions, builtins }
 }
 
-const readToolChoice = (c: Checker, functions: ReadonlyArray<FunctionTool>, hasTools: boolean): ToolChoice => {
-  const v = c.value("tool_choice")
-  if (v === undefined) return hasTools ? "auto" : "none"
-  if (v === "none" || v === "auto" || v === "required") return v
-  if (isObject(v) && isObject(v.function) && typeof v.function.name === "string") {
+const readToolChoice = (c: Checker<ChatFields>, functions: ReadonlyArray<TurnFunction>): TurnToolChoice => {
+  const v = c.request.tool_choice
+  if (v === undefined) return functions.length > 0 || (c.request.tools ?? []).length > 0 ? "auto" : "none"
+  if (typeof v !== "string") {
     const name = v.function.name
     if (!functions.some((f) => f.name === name)) {
       c.issue(["tool_choice", "function", "name"], `No function named '${name}' in tools`, "value_error", name)
     }
     return { name }
   }
+  if (v === "none" || v === "auto" || v === "required") return v
   c.issue(["tool_choice"], `Input should be 'none', 'auto', 'required' or {"type": "function", …}`, "value_error", v)
   return "none"
 }
 
-const readResponseFormat = (c: Checker): ResponseFormat => {
-  const v = c.object("response_format")
+/** The format of the answer; `json_object` may carry the JSON Schema as a string (`schema`), as Friendli takes it. */
+const readResponseFormat = (c: Checker<ChatFields>): ResponseFormat => {
+  const v = c.request.response_format ?? undefined
   if (v === undefined || v.type === "text") return { type: "text" }
-  if (v.type === "regex") {
-    if (typeof v.schema !== "string") {
-      c.issue(["response_format", "schema"], "Field required: a regex pattern", "missing")
-    }
-    return { type: "regex" }
+  if (v.type === "regex") return { type: "regex" }
+  if (v.type === "json_schema") return { type: "json_object", schema: v.json_schema.schema }
+  const text = (v as { readonly schema?: unknown }).schema
+  if (typeof text !== "string") return { type: "json_object", schema: undefined }
+  try {
+    return { type: "json_object", schema: JSON.parse(text) }
+  } catch {
+    c.issue(["response_format", "schema"], "schema should be a serialized JSON schema", "json_invalid", text)
+    return { type: "json_object", schema: undefined }
   }
-  let schema: unknown
-  if (typeof v.schema === "string") {
-    try {
-      schema = JSON.parse(v.schema)
-    } catch {
-      c.issue(["response_format", "schema"], "schema should be a serialized JSON schema", "json_invalid", v.schema)
-    }
-  } else if (isObject(v.json_schema)) schema = v.json_schema.schema
-  return { type: "json_object", schema }
 }
-
-/** The reasoning efforts the mock model knows (the Schema, once it types the field, says the same). */
-const EFFORTS = ["minimal", "low", "medium", "high", "xhigh", "max", "ultracode"]
 
 /**
  * Reasoning is asked for by `reasoning_effort`, `reasoning_budget`, `parse_reasoning: true`, `include_reasoning: true`
  * or `chat_template_kwargs.enable_thinking: true`.
  */
-const readReasoning = (c: Checker): ReasoningRequest | undefined => {
-  const effort = c.string("reasoning_effort")
-  if (effort !== undefined && !EFFORTS.includes(effort)) {
-    c.issue(["reasoning_effort"], `Input should be ${EFFORTS.map((x) => `'${x}'`).join(", ")}`, "enum", effort)
-  }
-  const budget = c.number("reasoning_budget")
-  const parse = c.boolean("parse_reasoning")
-  const include = c.boolean("include_reasoning")
-  const thinking = c.object("chat_template_kwargs")?.enable_thinking === true
+const readReasoning = (c: Checker<ChatFields>): ReasoningRequest | undefined => {
+  const req = c.request
+  const effort = req.reasoning_effort ?? undefined
+  const budget = req.reasoning_budget ?? undefined
+  const parse = req.parse_reasoning ?? undefined
+  const include = req.include_reasoning ?? undefined
+  const thinking = req.chat_template_kwargs?.enable_thinking === true
   if (effort === undefined && budget === undefined && parse !== true && include !== true && !thinking) return undefined
   return { sentences: reasoningLength(effort), budget, parse: parse ?? true, include: include ?? true }
 }
 
 /** Reads and validates a chat completions body against `ChatCompletionRequest` (tool-assisted: its own Schema). */
 export const readChat = (
-  body: Json,
+  body: unknown,
   model: string,
   toolsApi: boolean,
 ):
   | { readonly ok: true; readonly request: ChatRequest }
   | { readonly ok: false; readonly issues: ReadonlyArray<ValidationIssue> } => {
-  const c = new Checker(body, toolsApi ? ToolAssistedChatCompletionRequest : ChatCompletionRequest)
+  const c = new Checker<ChatFields>(
+    body,
+    toolsApi ? Core.ToolAssistedChatCompletionRequest : Core.ChatCompletionRequest,
+  )
   const gen = readGeneration(c, model)
-  const messages = readMessages(c)
-  const { functions, builtins } = readTools(c, toolsApi)
-  const toolChoice = readToolChoice(c, functions, functions.length + builtins.length > 0)
+  const messages = c.request.messages ?? []
+  if (c.request.messages !== undefined && messages.length === 0) {
+    c.issue(["messages"], "List should have at least 1 item", "too_short")
+  }
+  const { functions, builtins } = readTools(c)
+  const toolChoice = readToolChoice(c, functions)
   if (toolChoice === "required" && functions.length === 0 && builtins.length === 0) {
     c.issue(["tool_choice"], "tool_choice 'required' needs at least one tool", "value_error", "required")
   }
-  const parallelToolCalls = c.boolean("parallel_tool_calls") ?? true
-  const logprobs = c.boolean("logprobs") ?? false
-  const topLogprobs = c.atMost("top_logprobs", MAX_LOGPROBS, "the most alternatives the mock model knows")
+  const logprobs = c.request.logprobs ?? false
+  const topLogprobs = c.atMost(
+    "top_logprobs",
+    c.request.top_logprobs,
+    MAX_LOGPROBS,
+    "the most alternatives the mock model knows",
+  )
   if (topLogprobs !== undefined && !logprobs) {
     c.issue(["top_logprobs"], "logprobs must be set to true if top_logprobs is used", "value_error", topLogprobs)
   }
@@ -209,7 +177,7 @@ export const readChat = (
       functions,
       builtins,
       toolChoice,
-      parallelToolCalls,
+      parallelToolCalls: c.request.parallel_tool_calls ?? true,
       logprobs,
       topLogprobs: topLogprobs ?? 0,
       responseFormat,
@@ -218,25 +186,15 @@ export const readChat = (
   }
 }
 
-const textOf = (content: unknown): string => {
-  if (typeof content === "string") return content
-  if (Array.isArray(content)) {
-    return content.map((p) => (isObject(p) && typeof p.text === "string" ? p.text : "")).join(" ")
-  }
-  return ""
-}
-
 /**
  * A choice: its generation (reasoning, then the answer's text), and for function calls the calls that follow it (a
  * tools choice's text is empty, or its preface when reasoning was asked for).
  */
 type ChoicePlan =
   | { readonly kind: "text"; readonly gen: Generation }
-  | { readonly kind: "tools"; readonly gen: Generation; readonly calls: ReadonlyArray<ToolCallPlan> }
+  | { readonly kind: "tools"; readonly gen: Generation; readonly calls: ReadonlyArray<TurnCall> }
 
-const hex = (n: number): string => n.toString(16).padStart(8, "0")
-
-const promptKeyOf = (req: ChatRequest): number => hashString(JSON.stringify(req.messages))
+const promptKeyOf = (req: ChatRequest): number => keyOf(req.messages)
 
 const lastUserText = (req: ChatRequest): string => {
   for (let i = req.messages.length - 1; i >= 0; i--) {
@@ -246,28 +204,19 @@ const lastUserText = (req: ChatRequest): string => {
   return ""
 }
 
-const chosenFunctions = (req: ChatRequest): ReadonlyArray<FunctionTool> => {
-  if (req.functions.length === 0 || req.toolChoice === "none") return []
-  if (req.messages[req.messages.length - 1]?.role === "tool") return []
-  let chosen: ReadonlyArray<FunctionTool>
-  if (typeof req.toolChoice === "object") {
-    const name = req.toolChoice.name
-    chosen = req.functions.filter((f) => f.name === name)
-  } else {
-    const text = lastUserText(req).toLowerCase()
-    chosen = req.functions.filter((f) => text.includes(f.name.toLowerCase()))
-    if (chosen.length === 0 && req.toolChoice === "required") chosen = req.functions.slice(0, 1)
-  }
-  return req.parallelToolCalls ? chosen : chosen.slice(0, 1)
-}
-
 /** What makes choices differ: an explicit seed alone, or else the choice index. */
 const choiceKey = (seed: number | undefined, index: number): [number, number] =>
   seed === undefined ? [0, index] : [1, seed]
 
 const plans = (req: ChatRequest): ReadonlyArray<ChoicePlan> => {
   const promptKey = promptKeyOf(req)
-  const functions = chosenFunctions(req)
+  const functions = chooseFunctions({
+    functions: req.functions,
+    toolChoice: req.toolChoice,
+    promptText: lastUserText(req),
+    parallel: req.parallelToolCalls,
+    afterToolResult: req.messages.at(-1)?.role === "tool",
+  })
   return Array.from({ length: req.n }, (_, index): ChoicePlan => {
     const seed = req.seeds?.[index]
     const key = mixSeeds(promptKey, ...choiceKey(seed, index))
@@ -287,31 +236,11 @@ const plans = (req: ChatRequest): ReadonlyArray<ChoicePlan> => {
     }
     if (functions.length > 0) {
       // a reasoning model thinks, says what it is about to do, then calls; another one calls straight away
-      const preface =
-        req.reasoning === undefined
-          ? []
-          : pieces(
-              toolPreface(
-                functions.map((f) => f.name),
-                key,
-              ),
-            )
+      const names = functions.map((f) => f.name)
+      const preface = req.reasoning === undefined ? [] : pieces(toolPreface(names, key))
       const gen = generate({ ...common, minTokens: 0, ignoreEos: false, stop: [], script: preface })
       if (gen.finishReason === "length") return { kind: "text", gen }
-      return {
-        kind: "tools",
-        gen,
-        calls: functions.map((f, j) => {
-          const callKey = mixSeeds(promptKey, ...choiceKey(seed, index), j)
-          const args = JSON.stringify(sample(f.parameters, seeded(callKey)))
-          return {
-            id: `call_${hex(callKey)}${hex(mixSeeds(callKey, 1))}`,
-            name: f.name,
-            arguments: args,
-            fragments: fragment(args, callKey),
-          }
-        }),
-      }
+      return { kind: "tools", gen, calls: planCalls(functions, key) }
     }
     if (req.responseFormat.type === "json_object") {
       const schema = req.responseFormat.schema ?? { type: "object", properties: { answer: { type: "string" } } }
@@ -349,7 +278,7 @@ const reasoningMode = (req: ChatRequest, plan: ChoicePlan): "parsed" | "inline" 
         ? "parsed"
         : "none"
 
-const usageOf = (req: ChatRequest, ps: ReadonlyArray<ChoicePlan>) => {
+const usageOf = (req: ChatRequest, ps: ReadonlyArray<ChoicePlan>): Core.UsageEncoded => {
   const prompt = promptTokens(req)
   const completion = ps.reduce((s, p) => s + completionTokens(p), 0)
   const reasoning = ps.reduce((s, p) => s + p.gen.reasoning.length, 0)
@@ -363,7 +292,7 @@ const usageOf = (req: ChatRequest, ps: ReadonlyArray<ChoicePlan>) => {
 
 const encoder = new TextEncoder()
 
-const tokenLogprob = (t: GeneratedToken, top: number) => ({
+const tokenLogprob = (t: GeneratedToken, top: number): Core.TokenLogprobEncoded => ({
   token: t.text,
   logprob: t.logprob,
   bytes: Array.from(encoder.encode(t.text)),
@@ -372,64 +301,8 @@ const tokenLogprob = (t: GeneratedToken, top: number) => ({
     .map((e) => ({ token: e.text, logprob: e.logprob, bytes: Array.from(encoder.encode(e.text)) })),
 })
 
-const finishOf = (plan: ChoicePlan): string => (plan.kind === "tools" ? "tool_calls" : plan.gen.finishReason)
-
-/** The `event: tool_status` frames of the built-in tools, then nothing else (the answer follows). */
-const toolStatusFrames = (req: ChatRequest, meta: ResponseMeta, toolError: boolean): ReadonlyArray<Frame> => {
-  if (req.builtins.length === 0 || req.toolChoice === "none") return []
-  const frames: Array<Frame> = []
-  const promptKey = promptKeyOf(req)
-  const question = lastUserText(req).slice(0, 60) || "mock query"
-  req.builtins.forEach((name, k) => {
-    const key = mixSeeds(promptKey, 0x7001, k)
-    const random = seeded(key)
-    const a = Math.floor(random() * 1000)
-    const b = Math.floor(random() * 100)
-    const parameters =
-      name === "math:calculator" || name === "math:statistics"
-        ? [{ name: "expression", value: `${a} * ${b}` }]
-        : name === "code:python-interpreter"
-          ? [{ name: "code", value: `print(${a} * ${b})` }]
-          : name === "web:url"
-            ? [{ name: "url", value: `https://example.com/${words(random, 1)}` }]
-            : [{ name: "query", value: question }]
-    const base = {
-      tool_call_id: `call_${hex(key)}${hex(mixSeeds(key, 1))}`,
-      name,
-      parameters,
-      files: null,
-      message: null,
-      timestamp: meta.created,
-    }
-    frames.push({ kind: "data", event: "tool_status", data: { ...base, status: "STARTED", result: null, error: null } })
-    if (toolError && k === 0) {
-      frames.push({
-        kind: "data",
-        event: "tool_status",
-        data: {
-          ...base,
-          status: "ERRORED",
-          result: null,
-          error: { type: "mock_tool_error", msg: `Injected failure of ${name}` },
-        },
-      })
-      return
-    }
-    frames.push({
-      kind: "data",
-      event: "tool_status",
-      data: { ...base, status: "UPDATING", result: null, error: null },
-    })
-    const result = JSON.stringify({
-      result:
-        name.startsWith("math:") || name.startsWith("code:")
-          ? `${a * b}`
-          : `mock result of ${name} for '${parameters[0]!.value}'`,
-    })
-    frames.push({ kind: "data", event: "tool_status", data: { ...base, status: "ENDED", result, error: null } })
-  })
-  return frames
-}
+const finishOf = (plan: ChoicePlan): "stop" | "length" | "tool_calls" =>
+  plan.kind === "tools" ? "tool_calls" : plan.gen.finishReason
 
 /**
  * The text of a choice as deltas, in order: its reasoning (as `reasoning_content`, or in `content` between `<think>`
@@ -438,29 +311,32 @@ const toolStatusFrames = (req: ChatRequest, meta: ResponseMeta, toolError: boole
 const textDeltas = (
   req: ChatRequest,
   plan: ChoicePlan,
-): ReadonlyArray<{ text: string; field: string; token: GeneratedToken | undefined }> => {
+): ReadonlyArray<{ text: string; field: "content" | "reasoning_content"; token: GeneratedToken | undefined }> => {
   const mode = reasoningMode(req, plan)
   const thought = mode === "none" ? [] : plan.gen.reasoning.map((t) => t.text)
   const reasoning =
     mode === "inline"
-      ? [THINK_OPEN, ...thought, THINK_CLOSE].map((text) => ({ text, field: "content", token: undefined }))
-      : thought.map((text) => ({ text, field: "reasoning_content", token: undefined }))
-  return [...reasoning, ...plan.gen.tokens.map((t) => ({ text: t.text, field: "content", token: t }))]
+      ? [THINK_OPEN, ...thought, THINK_CLOSE].map((text) => ({ text, field: "content" as const, token: undefined }))
+      : thought.map((text) => ({ text, field: "reasoning_content" as const, token: undefined }))
+  return [...reasoning, ...plan.gen.tokens.map((t) => ({ text: t.text, field: "content" as const, token: t }))]
 }
 
 /** The streamed events of a chat request, `[DONE]` included. */
 export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: boolean): ReadonlyArray<Frame> => {
   const ps = plans(req)
-  const frames: Array<Frame> = [...toolStatusFrames(req, meta, toolError)]
-  const chunk = (choice: Json): Frame => ({
-    kind: "data",
-    data: { id: meta.id, model: meta.model, object: "chat.completion.chunk", choices: [choice], created: meta.created },
-  })
+  const frames: Array<Frame> =
+    req.toolChoice === "none"
+      ? []
+      : [...toolStatusFrames(req.builtins, { key: promptKeyOf(req), question: lastUserText(req), meta, toolError })]
+  const chunk = (choices: ReadonlyArray<Core.ChatCompletionChunkChoiceEncoded>, usage?: Core.UsageEncoded): Frame => {
+    const data: Core.ChatCompletionChunkEncoded = { ...chunkOf(meta, usage), object: "chat.completion.chunk", choices }
+    return { kind: "data", data }
+  }
   // each choice as a list of deltas, then interleave the choices step by step
   const perChoice = ps.map((plan, index): Array<Frame> => {
     const texts = textDeltas(req, plan)
     // the role comes with the choice's first delta only
-    const deltas: Array<{ delta: Json; token: GeneratedToken | undefined }> = [
+    const deltas: Array<{ delta: Core.ChatCompletionDeltaEncoded; token: GeneratedToken | undefined }> = [
       ...texts.map(({ text, field, token }) => ({ delta: { [field]: text }, token })),
       ...(plan.kind === "tools"
         ? plan.calls.flatMap((call, j) =>
@@ -470,14 +346,16 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
     ]
     if (deltas.length === 0) deltas.push({ delta: { content: "" }, token: undefined })
     const out = deltas.map(({ delta, token }, i) =>
-      chunk({
-        index,
-        delta: i === 0 ? { role: "assistant", ...delta } : delta,
-        finish_reason: null,
-        logprobs: req.logprobs && token !== undefined ? { content: [tokenLogprob(token, req.topLogprobs)] } : null,
-      }),
+      chunk([
+        {
+          index,
+          delta: i === 0 ? { role: "assistant", ...delta } : delta,
+          finish_reason: null,
+          logprobs: req.logprobs && token !== undefined ? { content: [tokenLogprob(token, req.topLogprobs)] } : null,
+        },
+      ]),
     )
-    out.push(chunk({ index, delta: {}, finish_reason: finishOf(plan), logprobs: null }))
+    out.push(chunk([{ index, delta: {}, finish_reason: finishOf(plan), logprobs: null }]))
     return out
   })
   const longest = Math.max(...perChoice.map((f) => f.length))
@@ -487,25 +365,13 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
       if (frame !== undefined) frames.push(frame)
     }
   }
-  if (req.includeUsage) {
-    frames.push({
-      kind: "data",
-      data: {
-        id: meta.id,
-        model: meta.model,
-        object: "chat.completion.chunk",
-        choices: [],
-        usage: usageOf(req, ps),
-        created: meta.created,
-      },
-    })
-  }
+  if (req.includeUsage) frames.push(chunk([], usageOf(req, ps)))
   frames.push({ kind: "done" })
   return frames
 }
 
 /** A choice's message without its calls: content (a tools choice without text has none) and reasoning. */
-const messageOf = (req: ChatRequest, plan: ChoicePlan): Json => {
+const messageOf = (req: ChatRequest, plan: ChoicePlan): Core.ChatCompletionChoiceEncoded["message"] => {
   const thought = plan.gen.reasoning.map((t) => t.text).join("")
   const answer = plan.kind === "tools" && plan.gen.text === "" ? null : plan.gen.text
   switch (reasoningMode(req, plan)) {
@@ -519,7 +385,7 @@ const messageOf = (req: ChatRequest, plan: ChoicePlan): Json => {
 }
 
 /** The non-streamed response of a chat request: the same message as the stream, in one body. */
-export const chatBody = (req: ChatRequest, meta: ResponseMeta): Json => {
+export const chatBody = (req: ChatRequest, meta: ResponseMeta): Core.ChatCompletionResponseEncoded => {
   const ps = plans(req)
   return {
     id: meta.id,

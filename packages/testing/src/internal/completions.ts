@@ -6,7 +6,13 @@ import type { ValidationIssue } from "./errors.ts"
 import { hashString } from "./prng.ts"
 import type { Frame } from "./sse.ts"
 import { type GeneratedToken, type Generation, generate, tokenize } from "./tokens.ts"
-import { Checker, type GenerationParams, type Json, MAX_LOGPROBS, readGeneration } from "./validate.ts"
+import { Checker, type GenerationParams, isObject, MAX_LOGPROBS, readGeneration } from "./validate.ts"
+
+/** A completions request as either of its Schemas decodes it (with `prompt` or with `tokens`). */
+type CompletionFields = Omit<Core.CompletionRequestWithPrompt, "prompt"> & {
+  readonly prompt?: string | ReadonlyArray<string>
+  readonly tokens?: ReadonlyArray<number>
+}
 
 /** A valid completions request. */
 export interface CompletionsRequest extends GenerationParams {
@@ -20,22 +26,23 @@ export interface CompletionsRequest extends GenerationParams {
  * otherwise against `CompletionRequestWithPrompt`, so that the issues are those of the request the body meant.
  */
 export const readCompletions = (
-  body: Json,
+  body: unknown,
   model: string,
 ):
   | { readonly ok: true; readonly request: CompletionsRequest }
   | { readonly ok: false; readonly issues: ReadonlyArray<ValidationIssue> } => {
-  const withTokens =
-    body.tokens !== undefined && body.tokens !== null && (body.prompt === undefined || body.prompt === null)
-  const c = new Checker(body, withTokens ? Core.CompletionRequestWithTokens : Core.CompletionRequestWithPrompt)
+  const given = (key: string) => isObject(body) && body[key] !== undefined && body[key] !== null
+  const withTokens = given("tokens") && !given("prompt")
+  const c = new Checker<CompletionFields>(
+    body,
+    withTokens ? Core.CompletionRequestWithTokens : Core.CompletionRequestWithPrompt,
+  )
   const gen = readGeneration(c, model)
-  if (!withTokens && c.value("tokens") !== undefined) {
-    c.issue(["prompt"], "Give either prompt or tokens, not both", "value_error")
-  }
-  const promptText = c.string("prompt")
-  const tokens = c.array("tokens")?.filter((t): t is number => typeof t === "number")
-  const promptTokens = promptText !== undefined ? tokenize(promptText) : (tokens ?? [])
-  const logprobs = c.atMost("logprobs", MAX_LOGPROBS, "the most alternatives the mock model knows")
+  if (!withTokens && given("tokens")) c.issue(["prompt"], "Give either prompt or tokens, not both", "value_error")
+  const prompt = c.request.prompt
+  const promptText = typeof prompt === "string" ? prompt : prompt?.join("")
+  const promptTokens = promptText !== undefined ? tokenize(promptText) : (c.request.tokens ?? [])
+  const logprobs = c.atMost("logprobs", c.request.logprobs, MAX_LOGPROBS, "the most alternatives the mock model knows")
   if (c.issues.length > 0) return { ok: false, issues: c.issues }
   return { ok: true, request: { ...gen, promptText, promptTokens, logprobs } }
 }
@@ -46,6 +53,17 @@ export interface ResponseMeta {
   readonly created: number
   readonly model: string
 }
+
+/** What every chunk of a response carries: its identity, and the usage when it is the last one. */
+export const chunkOf = <U>(
+  meta: ResponseMeta,
+  usage: U | undefined,
+): { readonly id: string; readonly model: string; readonly created: number; readonly usage?: U } => ({
+  id: meta.id,
+  model: meta.model,
+  created: meta.created,
+  ...(usage === undefined ? {} : { usage }),
+})
 
 const generations = (req: CompletionsRequest): ReadonlyArray<Generation> => {
   const promptKey = req.promptText !== undefined ? hashString(req.promptText) : hashString(req.promptTokens.join(","))
@@ -63,13 +81,17 @@ const generations = (req: CompletionsRequest): ReadonlyArray<Generation> => {
   )
 }
 
-const usageOf = (req: CompletionsRequest, gens: ReadonlyArray<Generation>) => {
+const usageOf = (req: CompletionsRequest, gens: ReadonlyArray<Generation>): Core.TextUsageEncoded => {
   const prompt = req.promptTokens.length
   const completion = gens.reduce((sum, g) => sum + g.tokens.length, 0)
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
 }
 
-const logprobsOf = (k: number, tokens: ReadonlyArray<GeneratedToken>, startOffset: number) => {
+const logprobsOf = (
+  k: number,
+  tokens: ReadonlyArray<GeneratedToken>,
+  startOffset: number,
+): Core.CompletionLogprobsEncoded => {
   const textOffset: Array<number> = []
   let offset = startOffset
   for (const t of tokens) {
@@ -88,7 +110,10 @@ const logprobsOf = (k: number, tokens: ReadonlyArray<GeneratedToken>, startOffse
 export const completionsFrames = (req: CompletionsRequest, meta: ResponseMeta): ReadonlyArray<Frame> => {
   const gens = generations(req)
   const frames: Array<Frame> = []
-  const base = { id: meta.id, model: meta.model, object: "text_completion" }
+  const chunk = (choices: ReadonlyArray<Core.CompletionChunkChoiceEncoded>, usage?: Core.TextUsageEncoded): Frame => {
+    const data: Core.CompletionChunkEncoded = { ...chunkOf(meta, usage), object: "text_completion", choices }
+    return { kind: "data", data }
+  }
   const promptLength = req.promptText?.length ?? 0
   const offsets = gens.map(() => promptLength)
   const longest = Math.max(...gens.map((g) => g.tokens.length))
@@ -98,38 +123,25 @@ export const completionsFrames = (req: CompletionsRequest, meta: ResponseMeta): 
       if (token !== undefined) {
         const logprobs = req.logprobs === undefined ? null : logprobsOf(req.logprobs, [token], offsets[index]!)
         offsets[index]! += token.text.length
-        frames.push({
-          kind: "data",
-          data: {
-            ...base,
-            choices: [{ index, text: token.text, token: token.id, finish_reason: null, logprobs }],
-            created: meta.created,
-          },
-        })
+        frames.push(chunk([{ index, text: token.text, token: token.id, finish_reason: null, logprobs }]))
       } else if (step === g.tokens.length) {
-        frames.push({
-          kind: "data",
-          data: {
-            ...base,
-            choices: [{ index, text: "", finish_reason: g.finishReason, logprobs: null }],
-            created: meta.created,
-          },
-        })
+        frames.push(chunk([{ index, text: "", finish_reason: g.finishReason, logprobs: null }]))
       }
     })
   }
-  if (req.includeUsage) {
-    frames.push({ kind: "data", data: { ...base, choices: [], usage: usageOf(req, gens), created: meta.created } })
-  }
+  if (req.includeUsage) frames.push(chunk([], usageOf(req, gens)))
   frames.push({ kind: "done" })
   return frames
 }
 
 /** The non-streamed response of a completions request: the same text as the stream, in one body. */
-export const completionsBody = (req: CompletionsRequest, meta: ResponseMeta): Json => {
+export const completionsBody = (
+  req: CompletionsRequest,
+  meta: ResponseMeta,
+): Core.CompletionResponseEncoded & { readonly created: number } => {
   const gens = generations(req)
   const promptLength = req.promptText?.length ?? 0
-  return {
+  const body: Core.CompletionResponseEncoded = {
     id: meta.id,
     model: meta.model,
     object: "text_completion",
@@ -142,6 +154,7 @@ export const completionsBody = (req: CompletionsRequest, meta: ResponseMeta): Js
       logprobs: req.logprobs === undefined ? null : logprobsOf(req.logprobs, g.tokens, promptLength),
     })),
     usage: usageOf(req, gens),
-    created: meta.created,
   }
+  // Friendli's servers send `created` too, though the description of the response does not list it
+  return { ...body, created: meta.created }
 }

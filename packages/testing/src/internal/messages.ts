@@ -10,7 +10,7 @@ import type { ValidationIssue } from "./errors.ts"
 import { reasoningLength } from "./replies.ts"
 import type { Frame } from "./sse.ts"
 import { idOf, keyOf, planTurn, type Turn, type TurnFunction, type TurnToolChoice, textOf } from "./turn.ts"
-import { Checker, isObject, type Json, MAX_TOKENS } from "./validate.ts"
+import { Checker, isObject, MAX_TOKENS } from "./validate.ts"
 
 /** A valid Messages request. */
 export interface MessagesRequest {
@@ -20,12 +20,12 @@ export interface MessagesRequest {
 
 /** Reads and validates a Messages body against the deployment's request Schema. */
 export const readMessages = (
-  body: Json,
+  body: unknown,
   container: boolean,
 ):
   | { readonly ok: true; readonly request: MessagesRequest }
   | { readonly ok: false; readonly issues: ReadonlyArray<ValidationIssue> } => {
-  const stream = body.stream === true
+  const stream = isObject(body) && body.stream === true
   const schema = container
     ? stream
       ? Core.ContainerMessagesStreamBody
@@ -33,30 +33,29 @@ export const readMessages = (
     : stream
       ? Core.ServerlessMessagesStreamBody
       : Core.ServerlessMessagesBody
-  const c = new Checker(body, schema)
-  const messages = (c.array("messages") ?? []).filter(isObject)
-  if (c.value("messages") !== undefined && messages.length === 0) {
+  const c = new Checker<Core.ContainerMessagesBody>(body, schema)
+  const req = c.request
+  const messages = req.messages ?? []
+  if (req.messages !== undefined && messages.length === 0) {
     c.issue(["messages"], "List should have at least 1 item", "too_short")
   }
-  const maxTokens = c.atMost("max_tokens", MAX_TOKENS, "the mock model's context length")
-  const functions: Array<TurnFunction> = (c.array("tools") ?? [])
-    .filter(isObject)
-    .filter((t) => typeof t.name === "string")
-    .map((t) => ({ name: t.name as string, parameters: t.input_schema ?? undefined }))
-  const choice = c.object("tool_choice")
+  const maxTokens = c.atMost("max_tokens", req.max_tokens, MAX_TOKENS, "the mock model's context length")
+  const functions: Array<TurnFunction> = (req.tools ?? []).map((t) => ({ name: t.name, parameters: t.input_schema }))
+  const choice = req.tool_choice ?? undefined
   let toolChoice: TurnToolChoice = functions.length > 0 ? "auto" : "none"
   if (choice?.type === "none" || choice?.type === "auto") toolChoice = choice.type
   else if (choice?.type === "any") toolChoice = "required"
   else if (choice?.type === "tool") {
-    const name = typeof choice.name === "string" ? choice.name : ""
+    const name = choice.name ?? ""
     if (!functions.some((f) => f.name === name)) {
       c.issue(["tool_choice", "name"], `No tool named '${name}' in tools`, "value_error", choice.name ?? null)
     }
     toolChoice = { name }
   }
-  const thinking = c.object("thinking")
+  const thinking = req.thinking ?? undefined
   const thinks = thinking?.type === "enabled" || thinking?.type === "adaptive"
-  const budget = typeof thinking?.budget_tokens === "number" ? thinking.budget_tokens : undefined
+  const budget =
+    thinking !== undefined && "budget_tokens" in thinking ? (thinking.budget_tokens ?? undefined) : undefined
   if (thinks && budget !== undefined && maxTokens !== undefined && budget >= maxTokens) {
     c.issue(["thinking", "budget_tokens"], "budget_tokens must be less than max_tokens", "value_error", budget)
   }
@@ -72,8 +71,8 @@ export const readMessages = (
   const lastMessage = messages.at(-1)
   const afterTool =
     Array.isArray(lastMessage?.content) && lastMessage.content.some((b) => isObject(b) && b.type === "tool_result")
-  const system = textOf(c.value("system"))
-  const stop = (c.array("stop_sequences") ?? []).filter((s): s is string => typeof s === "string")
+  const system = textOf(req.system)
+  const stop = req.stop_sequences ?? []
   const turn = planTurn({
     promptKey: keyOf([system, messages]),
     promptText: last,
@@ -99,8 +98,8 @@ const stopReasonOf = (turn: Turn): StopReason =>
 const signatureOf = (turn: Turn): string => btoa(idOf("sig_", turn.key))
 
 /** The content blocks of a finished turn: thinking, then text or tool uses. */
-const contentOf = (turn: Turn): Array<Json> => {
-  const blocks: Array<Json> = []
+const contentOf = (turn: Turn): Array<Core.MessagesResponseContentBlockEncoded> => {
+  const blocks: Array<Core.MessagesResponseContentBlockEncoded> = []
   if (turn.reasoning.length > 0) {
     blocks.push({ type: "thinking", thinking: turn.reasoning.join(""), signature: signatureOf(turn) })
   }
@@ -116,7 +115,7 @@ const contentOf = (turn: Turn): Array<Json> => {
   return blocks
 }
 
-const envelope = (meta: ResponseMeta, turn: Turn): Json => ({
+const envelope = (meta: ResponseMeta, turn: Turn): Core.MessagesStreamMessageEnvelopeEncoded => ({
   id: meta.id,
   type: "message",
   role: "assistant",
@@ -128,7 +127,7 @@ const envelope = (meta: ResponseMeta, turn: Turn): Json => ({
 })
 
 /** The `event: error` the `error` fault sends (Anthropic's `overloaded_error`). */
-export const messagesFailure = (after: number): Json => ({
+export const messagesFailure = (after: number): Core.MessagesStreamErrorEventEncoded => ({
   type: "error",
   error: { type: "overloaded_error", message: `Overloaded: injected after ${after} events (the 'error' fault).` },
 })
@@ -137,7 +136,7 @@ export const messagesFailure = (after: number): Json => ({
 export const messagesFrames = (req: MessagesRequest, meta: ResponseMeta): ReadonlyArray<Frame> => {
   const { turn } = req
   const frames: Array<Frame> = []
-  const emit = (data: Json) => frames.push({ kind: "data", event: data.type as string, data })
+  const emit = (data: Core.MessagesStreamEventEncoded) => frames.push({ kind: "data", event: data.type, data })
   emit({ type: "message_start", message: envelope(meta, turn) })
   contentOf(turn).forEach((block, index) => {
     if (block.type === "thinking") {
@@ -157,7 +156,8 @@ export const messagesFrames = (req: MessagesRequest, meta: ResponseMeta): Readon
         emit({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } })
       }
     }
-    if (index === 0) emit({ type: "ping" })
+    // Anthropic's keep-alive, which Friendli's description of the stream does not list
+    if (index === 0) frames.push({ kind: "data", event: "ping", data: { type: "ping" } })
     emit({ type: "content_block_stop", index })
   })
   emit({
@@ -170,7 +170,7 @@ export const messagesFrames = (req: MessagesRequest, meta: ResponseMeta): Readon
 }
 
 /** The non-streamed message: the same content as the stream accumulates to. */
-export const messagesBody = (req: MessagesRequest, meta: ResponseMeta): Json => ({
+export const messagesBody = (req: MessagesRequest, meta: ResponseMeta): Core.ContainerMessagesSuccessEncoded => ({
   ...envelope(meta, req.turn),
   content: contentOf(req.turn),
   stop_reason: stopReasonOf(req.turn),

@@ -9,7 +9,7 @@ import type { ValidationIssue } from "./errors.ts"
 import { reasoningLength } from "./replies.ts"
 import type { Frame } from "./sse.ts"
 import { idOf, keyOf, planTurn, type Turn, type TurnFunction, type TurnToolChoice, textOf } from "./turn.ts"
-import { Checker, isObject, type Json, MAX_TOKENS } from "./validate.ts"
+import { Checker, isObject, MAX_TOKENS } from "./validate.ts"
 
 /** A valid Responses request. */
 export interface ResponsesRequest {
@@ -17,23 +17,24 @@ export interface ResponsesRequest {
   readonly turn: Turn
 }
 
-const lastUser = (input: unknown): { last: string; all: string; afterTool: boolean } => {
+const lastUser = (input: Core.ContainerResponsesBody["input"]): { last: string; all: string; afterTool: boolean } => {
   if (typeof input === "string") return { last: input, all: input, afterTool: false }
-  const items = Array.isArray(input) ? input.filter(isObject) : []
   let last = ""
-  for (const item of items) if (item.role === "user") last = textOf(item.content)
-  const all = items.map((i) => textOf(i.content ?? i.output ?? i.arguments)).join(" ")
-  return { last, all, afterTool: items.at(-1)?.type === "function_call_output" }
+  for (const item of input) if ("role" in item && item.role === "user") last = textOf(item.content)
+  const texts = input.map((i) =>
+    textOf("content" in i ? i.content : "output" in i ? i.output : "arguments" in i ? i.arguments : ""),
+  )
+  return { last, all: texts.join(" "), afterTool: input.at(-1)?.type === "function_call_output" }
 }
 
 /** Reads and validates a Responses body against the deployment's request Schema. */
 export const readResponses = (
-  body: Json,
+  body: unknown,
   container: boolean,
 ):
   | { readonly ok: true; readonly request: ResponsesRequest }
   | { readonly ok: false; readonly issues: ReadonlyArray<ValidationIssue> } => {
-  const stream = body.stream === true
+  const stream = isObject(body) && body.stream === true
   const schema = container
     ? stream
       ? Core.ContainerResponsesStreamBody
@@ -41,28 +42,28 @@ export const readResponses = (
     : stream
       ? Core.ServerlessResponsesStreamBody
       : Core.ServerlessResponsesBody
-  const c = new Checker(body, schema)
-  const maxTokens = c.atMost("max_output_tokens", MAX_TOKENS, "the mock model's context length")
-  const functions: Array<TurnFunction> = (c.array("tools") ?? [])
-    .filter(isObject)
-    .filter((t) => t.type === "function" && typeof t.name === "string")
-    .map((t) => ({ name: t.name as string, parameters: t.parameters }))
-  const choice = c.value("tool_choice")
+  const c = new Checker<Core.ContainerResponsesBody>(body, schema)
+  const req = c.request
+  const maxTokens = c.atMost("max_output_tokens", req.max_output_tokens, MAX_TOKENS, "the mock model's context length")
+  const functions: Array<TurnFunction> = (req.tools ?? []).flatMap((t) =>
+    t.type === "function" ? [{ name: t.name, parameters: t.parameters ?? undefined }] : [],
+  )
+  const choice = req.tool_choice ?? undefined
   let toolChoice: TurnToolChoice = functions.length > 0 ? "auto" : "none"
   if (choice === "none" || choice === "auto" || choice === "required") toolChoice = choice
-  else if (isObject(choice) && typeof choice.name === "string") {
+  else if (typeof choice === "object" && "name" in choice && typeof choice.name === "string") {
     const name = choice.name
     if (!functions.some((f) => f.name === name)) {
       c.issue(["tool_choice", "name"], `No function named '${name}' in tools`, "value_error", name)
     }
     toolChoice = { name }
   }
-  const effort = c.object("reasoning")?.effort
+  const effort = req.reasoning?.effort
   const sentences = typeof effort === "string" ? reasoningLength(effort) : undefined
   if (c.issues.length > 0) return { ok: false, issues: c.issues }
-  const input = c.value("input")
+  const input = req.input ?? ""
   const { last, all, afterTool } = lastUser(input)
-  const instructions = c.string("instructions") ?? ""
+  const instructions = req.instructions ?? ""
   const turn = planTurn({
     promptKey: keyOf([instructions, input]),
     promptText: last,
@@ -73,7 +74,7 @@ export const readResponses = (
     reasoningBudget: undefined,
     functions,
     toolChoice,
-    parallel: c.boolean("parallel_tool_calls") ?? true,
+    parallel: req.parallel_tool_calls ?? true,
     afterToolResult: afterTool,
   })
   return { ok: true, request: { stream, turn } }
@@ -83,7 +84,7 @@ type Status = "completed" | "incomplete"
 
 const statusOf = (turn: Turn): Status => (turn.finish === "length" ? "incomplete" : "completed")
 
-const usageOf = (turn: Turn) => ({
+const usageOf = (turn: Turn): Core.ResponsesUsageEncoded => ({
   input_tokens: turn.inputTokens,
   input_tokens_details: { cached_tokens: 0 },
   output_tokens: turn.outputTokens,
@@ -92,8 +93,8 @@ const usageOf = (turn: Turn) => ({
 })
 
 /** The output items of a finished turn, in order: reasoning, then the message or the function calls. */
-const outputOf = (turn: Turn, status: Status): Array<Json> => {
-  const items: Array<Json> = []
+const outputOf = (turn: Turn, status: Status): Array<Core.ResponsesOutputItemEncoded> => {
+  const items: Array<Core.ResponsesOutputItemEncoded> = []
   if (turn.reasoning.length > 0) {
     items.push({
       type: "reasoning",
@@ -130,8 +131,8 @@ const snapshot = (
   meta: ResponseMeta,
   turn: Turn,
   status: "in_progress" | Status | "failed",
-  output: ReadonlyArray<Json>,
-): Json => ({
+  output: ReadonlyArray<Core.ResponsesOutputItemEncoded>,
+): Core.ResponsesSuccessEncoded => ({
   id: meta.id,
   object: "response",
   created_at: meta.created,
@@ -147,7 +148,11 @@ const snapshot = (
 export const responseId = (key: number): string => idOf("resp_", key)
 
 /** The `response.failed` event the `error` fault sends after `after` events (sequence number `after`). */
-export const responsesFailure = (meta: ResponseMeta, turn: Turn, after: number): Json => ({
+export const responsesFailure = (
+  meta: ResponseMeta,
+  turn: Turn,
+  after: number,
+): Core.ResponsesStreamResponseEventEncoded => ({
   type: "response.failed",
   response: {
     ...snapshot(meta, turn, "failed", []),
@@ -157,12 +162,16 @@ export const responsesFailure = (meta: ResponseMeta, turn: Turn, after: number):
   sequence_number: after,
 })
 
+/** An event before the stream numbers it. */
+type Unnumbered<E> = E extends unknown ? Omit<E, "sequence_number"> : never
+
 /** The streamed events of a Responses request (no `[DONE]`). */
 export const responsesFrames = (req: ResponsesRequest, meta: ResponseMeta): ReadonlyArray<Frame> => {
   const { turn } = req
   const frames: Array<Frame> = []
-  const emit = (data: Json) => {
-    frames.push({ kind: "data", event: data.type as string, data: { ...data, sequence_number: frames.length } })
+  const emit = (data: Unnumbered<Core.ResponsesStreamEventEncoded>) => {
+    const event = { ...data, sequence_number: frames.length } as Core.ResponsesStreamEventEncoded
+    frames.push({ kind: "data", event: data.type, data: event })
   }
   const status = statusOf(turn)
   const done = outputOf(turn, status)
@@ -218,7 +227,7 @@ export const responsesFrames = (req: ResponsesRequest, meta: ResponseMeta): Read
 }
 
 /** The non-streamed response: the same output as the stream's last event. */
-export const responsesBody = (req: ResponsesRequest, meta: ResponseMeta): Json => {
+export const responsesBody = (req: ResponsesRequest, meta: ResponseMeta): Core.ResponsesSuccessEncoded => {
   const status = statusOf(req.turn)
   return snapshot(meta, req.turn, status, outputOf(req.turn, status))
 }

@@ -2,12 +2,35 @@
  * Server-sent event framing: `data: {json}` lines, optional `event:` names, comments, and the `[DONE]` sentinel.
  */
 
+import type * as Core from "@friendli-stream/core"
+
 /** A line terminator the mock can frame events with. */
 export type Eol = "\n" | "\r\n" | "\r"
 
+/**
+ * What an event carries: a chunk or an event of Friendli's description, as it is on the wire, so that what the mock
+ * streams is checked against the generated types when it compiles (the injected error event and the Messages API's
+ * `ping` are the mock's own).
+ */
+export type FrameData =
+  | Core.ChatCompletionChunkEncoded
+  | Core.CompletionChunkEncoded
+  | Core.ToolStatusEventEncoded
+  | Core.StreamedAudioTranscriptionDataEncoded
+  | Core.ResponsesStreamEventEncoded
+  | Core.MessagesStreamEventEncoded
+  | Core.MessagesStreamErrorEventEncoded
+  | { readonly type: "ping" }
+  | ErrorPayload
+
+/** The body of an injected mid-stream error event. */
+export interface ErrorPayload {
+  readonly error: { readonly message: string; readonly type: string; readonly code: string | null }
+}
+
 /** One event of a response stream, before framing. */
 export type Frame =
-  | { readonly kind: "data"; readonly event?: string; readonly data: unknown }
+  | { readonly kind: "data"; readonly event?: string; readonly data: FrameData }
   | { readonly kind: "done" }
 
 /** Frames one event: optional `event:` line, one `data:` line, blank line. */

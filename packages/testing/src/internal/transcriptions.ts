@@ -66,7 +66,7 @@ export const readTranscription = (
     : stream
       ? Core.ServerlessAudioTranscriptionStreamBody
       : Core.ServerlessAudioTranscriptionBody
-  const c = new Checker(form.fields, schema)
+  const c = new Checker<Core.ContainerAudioTranscriptionBody>(form.fields, schema)
   if (form.fields.file !== undefined && form.file === undefined) {
     c.issue(["file"], "Expected an uploaded file, not a text field", "value_error", form.fields.file)
   } else if (form.file !== undefined && form.file.length === 0) {
@@ -91,7 +91,7 @@ export const readTranscription = (
   return { ok: true, request: { stream, gen, audioMs: Math.max(1, Math.round(bytes.length / BYTES_PER_MS)) } }
 }
 
-const usageOf = (req: TranscriptionRequest) => {
+const usageOf = (req: TranscriptionRequest): Core.AudioTranscriptionUsageEncoded => {
   const audio = Math.ceil(req.audioMs / 100)
   return {
     type: "tokens",
@@ -112,4 +112,7 @@ export const transcriptionFrames = (req: TranscriptionRequest): ReadonlyArray<Fr
 ]
 
 /** The non-streamed transcription: the same text as the stream. */
-export const transcriptionBody = (req: TranscriptionRequest): Json => ({ text: req.gen.text, usage: usageOf(req) })
+export const transcriptionBody = (req: TranscriptionRequest): Core.AudioTranscriptionResultEncoded => ({
+  text: req.gen.text,
+  usage: usageOf(req),
+})

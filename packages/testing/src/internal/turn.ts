@@ -1,7 +1,7 @@
 /**
- * One assistant turn of the Responses and Messages APIs: reasoning (when asked for), then either text or function
- * calls, decided by the same deterministic rule as chat (a function is called when its name appears in the last
- * user text; a forced choice calls that function; `none` answers with text).
+ * One assistant turn: reasoning (when asked for), then either text or function calls. The rule that chooses the
+ * functions ({@link chooseFunctions}) and the planning of the calls ({@link planCalls}) serve every API (chat, with one
+ * turn per choice, Responses and Messages); {@link planTurn} plans the single turn of Responses and Messages.
  */
 import { hashString, mixSeeds, seeded } from "./prng.ts"
 import { reasoningText } from "./replies.ts"
@@ -19,11 +19,9 @@ export interface TurnFunction {
 export type TurnToolChoice = "none" | "auto" | "required" | { readonly name: string }
 
 /** What a turn depends on. */
-export interface TurnInput {
+export interface TurnInput extends ToolChoiceInput {
   /** A hash of the whole request's conversation. */
   readonly promptKey: number
-  /** The last user text, which chooses the reply's topic and the functions called. */
-  readonly promptText: string
   /** Every input text, for `input_tokens`. */
   readonly inputText: string
   readonly maxTokens: number | undefined
@@ -32,11 +30,6 @@ export interface TurnInput {
   readonly reasoningSentences: number | undefined
   /** At most this many reasoning tokens. */
   readonly reasoningBudget: number | undefined
-  readonly functions: ReadonlyArray<TurnFunction>
-  readonly toolChoice: TurnToolChoice
-  readonly parallel: boolean
-  /** The conversation ends with a tool result: answer with text. */
-  readonly afterToolResult: boolean
 }
 
 /** One function call of a turn. */
@@ -67,6 +60,9 @@ const hex = (n: number): string => n.toString(16).padStart(8, "0")
 export const idOf = (prefix: string, key: number): string =>
   `${prefix}${hex(key)}${hex(mixSeeds(key, 1))}${hex(mixSeeds(key, 2))}`
 
+/** A tool call's id as Friendli's servers write it: `call_` then 16 hex digits from `key`. */
+export const callIdOf = (key: number): string => `call_${hex(key)}${hex(mixSeeds(key, 1))}`
+
 /** The text of a content value: a string, or the `text` of each part of a list. */
 export const textOf = (content: unknown): string => {
   if (typeof content === "string") return content
@@ -76,7 +72,23 @@ export const textOf = (content: unknown): string => {
   return ""
 }
 
-const chosen = (input: TurnInput): ReadonlyArray<TurnFunction> => {
+/** What decides which functions a turn calls. */
+export interface ToolChoiceInput {
+  readonly functions: ReadonlyArray<TurnFunction>
+  readonly toolChoice: TurnToolChoice
+  /** The last user text: `auto` and `required` call the functions it names. */
+  readonly promptText: string
+  readonly parallel: boolean
+  /** The conversation ends with a tool result: answer with text. */
+  readonly afterToolResult: boolean
+}
+
+/**
+ * The functions a turn calls, for every API: `auto` calls each function whose name appears in the last user text;
+ * `required` does the same but falls back to the first function; a named function is called; `none`, or a
+ * conversation that ends with a tool result, calls nothing. Without parallel calls, only the first is kept.
+ */
+export const chooseFunctions = (input: ToolChoiceInput): ReadonlyArray<TurnFunction> => {
   if (input.functions.length === 0 || input.toolChoice === "none" || input.afterToolResult) return []
   let out: ReadonlyArray<TurnFunction>
   if (typeof input.toolChoice === "object") {
@@ -90,18 +102,22 @@ const chosen = (input: TurnInput): ReadonlyArray<TurnFunction> => {
   return input.parallel ? out : out.slice(0, 1)
 }
 
+/** The calls of the chosen functions: arguments sampled from each one's parameters, deterministic in `key`. */
+export const planCalls = (functions: ReadonlyArray<TurnFunction>, key: number): ReadonlyArray<TurnCall> =>
+  functions.map((f, j): TurnCall => {
+    const k = mixSeeds(key, 0xca11, j)
+    const args = JSON.stringify(sample(f.parameters ?? { type: "object", properties: {} }, seeded(k)))
+    return { id: callIdOf(k), name: f.name, arguments: args, fragments: fragment(args, k) }
+  })
+
 /** Plans a turn: the same request always gives the same turn. */
 export const planTurn = (input: TurnInput): Turn => {
   const key = mixSeeds(input.promptKey, 0x7a11)
-  const functions = chosen(input)
+  const functions = chooseFunctions(input)
   const thought =
     input.reasoningSentences === undefined ? [] : pieces(reasoningText(input.promptText, input.reasoningSentences, key))
   const reasoning = input.reasoningBudget === undefined ? thought : thought.slice(0, input.reasoningBudget)
-  const calls = functions.map((f, j): TurnCall => {
-    const k = mixSeeds(key, 0xca11, j)
-    const args = JSON.stringify(sample(f.parameters ?? { type: "object", properties: {} }, seeded(k)))
-    return { id: idOf("call_", k), name: f.name, arguments: args, fragments: fragment(args, k) }
-  })
+  const calls = planCalls(functions, key)
   const gen = generate({
     promptKey: input.promptKey,
     promptText: input.promptText,

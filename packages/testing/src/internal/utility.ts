@@ -7,21 +7,27 @@ import type { ValidationIssue } from "./errors.ts"
 import { textOfId, tokenize } from "./tokens.ts"
 import { Checker, type Json } from "./validate.ts"
 
-type Read =
-  | { readonly ok: true; readonly body: Json }
+type Read<A> =
+  | { readonly ok: true; readonly body: A }
   | { readonly ok: false; readonly issues: ReadonlyArray<ValidationIssue> }
 
 /** `{"tokens": [...]}` for `{"prompt"}`. */
-export const tokenizeBody = (body: Json, container: boolean): Read => {
-  const c = new Checker(body, container ? Core.ContainerTokenizationBody : Core.ServerlessTokenizationBody)
+export const tokenizeBody = (body: unknown, container: boolean): Read<Core.ContainerTokenizationSuccessEncoded> => {
+  const c = new Checker<Core.ContainerTokenizationBody>(
+    body,
+    container ? Core.ContainerTokenizationBody : Core.ServerlessTokenizationBody,
+  )
   if (c.issues.length > 0) return { ok: false, issues: c.issues }
-  return { ok: true, body: { tokens: tokenize(c.string("prompt") ?? "") } }
+  return { ok: true, body: { tokens: tokenize(c.request.prompt ?? "") } }
 }
 
 /** `{"text"}` for `{"tokens"}`; an id the mock model does not know is a 422 naming it. */
-export const detokenizeBody = (body: Json, container: boolean): Read => {
-  const c = new Checker(body, container ? Core.ContainerDetokenizationBody : Core.ServerlessDetokenizationBody)
-  const tokens = (c.array("tokens") ?? []) as ReadonlyArray<number>
+export const detokenizeBody = (body: unknown, container: boolean): Read<Core.ContainerDetokenizationSuccessEncoded> => {
+  const c = new Checker<Core.ContainerDetokenizationBody>(
+    body,
+    container ? Core.ContainerDetokenizationBody : Core.ServerlessDetokenizationBody,
+  )
+  const tokens = c.request.tokens ?? []
   const texts = tokens.map((id) => textOfId(id))
   const unknown = texts.indexOf(undefined)
   if (unknown >= 0) {

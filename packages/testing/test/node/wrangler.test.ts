@@ -14,6 +14,11 @@ describe("the Worker on wrangler", () => {
   beforeAll(async () => {
     worker = await startWorker({ config: fileURLToPath(new URL("../../wrangler.jsonc", import.meta.url)) })
     url = worker.url
+    // workerd loads the Worker's module on its first request (seconds on a loaded machine): wait for that here, so
+    // that the tests' own time limits measure the mock and not the cold start
+    const health = await fetch(`${url}/_mock/health`)
+    assert.equal(health.status, 200)
+    await health.body?.cancel()
   }, 60_000)
   afterAll(async () => {
     await worker?.stop()
