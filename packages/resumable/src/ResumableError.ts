@@ -4,7 +4,7 @@
  *
  * @since 0.3.0
  */
-import { ErrorBase, tagged } from "./internal/tagged.ts"
+import { ErrorBase, tagged } from "@friendli-stream/stream/internal"
 
 /**
  * The base class of every resumable-stream failure: `error instanceof ResumableError` tells them from any other.
