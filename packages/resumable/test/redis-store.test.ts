@@ -84,6 +84,7 @@ describe.skipIf(redisSkip())("RedisStore", () => {
 
   storeContract({
     name: "redis",
+    refusesUnsentSeq: true,
     layer: storeLayer(),
     holds: (streamId) =>
       Effect.flatMap(RedisStore.RedisStore, (r) => {
