@@ -1,8 +1,8 @@
 /**
- * The Redis store's appends, batched across streams: the appends that become ready while one command is in flight go
- * out together as the next one (one `EVALSHA` of the `append` script for all of them), so that a thousand producers
- * whose tokens arrive one at a time cost far fewer commands than tokens, and no append waits longer than the command
- * before it. Each stream has at most one append waiting (its producer waits for it), so a batch never holds a stream
+ * The Redis store's appends, batched across streams: an append waits `lingerMs` for others, and the appends that
+ * become ready meanwhile (or while a command is in flight) go out together (one `EVALSHA` of the `append` script for
+ * all of them), so that a thousand producers whose tokens arrive one at a time cost far fewer commands than tokens;
+ * an append waits at most `lingerMs` plus the command before it. Each stream has at most one append waiting (its producer waits for it), so a batch never holds a stream
  * twice, and the order of each stream's appends is kept.
  */
 import * as Deferred from "effect/Deferred"
@@ -25,6 +25,8 @@ interface Pending {
 /** What the batcher needs: whether to batch across streams, and the command that appends batches (one item each). */
 export interface AppendBatcherOptions {
   readonly acrossStreams: boolean
+  /** How long the first append of a batch waits for others (ms; 0: only those of the same moment). */
+  readonly lingerMs: number
   readonly send: (batches: ReadonlyArray<AppendBatch>) => Effect.Effect<ReadonlyArray<unknown>, StoreError>
 }
 
@@ -39,6 +41,7 @@ export const makeAppendBatcher = (options: AppendBatcherOptions): Effect.Effect<
         append: (batch) => Effect.map(options.send([batch]), (replies) => replies[0]),
       }
     }
+    const lingerMs = options.lingerMs
     let queue: Array<Pending> = []
     let ready = Deferred.makeUnsafe<void>()
 
@@ -61,8 +64,8 @@ export const makeAppendBatcher = (options: AppendBatcherOptions): Effect.Effect<
         if (queue.length === 0) {
           yield* Deferred.await(ready)
           ready = Deferred.makeUnsafe<void>()
-          // the appends of the same moment join this one
-          yield* Effect.yieldNow
+          // the appends of the next lingerMs (or of the same moment) join this one
+          yield* lingerMs > 0 ? Effect.sleep(lingerMs) : Effect.yieldNow
         }
         const pending = queue.splice(0, MAX_STREAMS_PER_COMMAND)
         yield* sendAll(pending)

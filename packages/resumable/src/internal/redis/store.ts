@@ -26,17 +26,22 @@ export interface RedisStoreOptions {
   /** The longest one `XREAD BLOCK` waits, in ms (default 15000); it never waits past the producer's lease. */
   readonly maxBlockMs?: number | undefined
   /**
-   * After a blocking read that brought entries, the instance waits this long before the next one (ms, default 10), so
+   * After a blocking read that brought entries, the instance waits this long before the next one (ms, default 20), so
    * that one read brings what many producers appended meanwhile; a live reader sees an event at most this much later.
    * 0 reads again at once (one `XREAD` per wake-up).
    */
   readonly readLingerMs?: number | undefined
   /**
-   * Append the batches of several streams that are ready at once in one `EVALSHA` (default `true`): the appends
-   * waiting while one is in flight go together. Their keys are in different hash slots: set `false` on Redis Cluster
-   * (one `EVALSHA` per stream's batch).
+   * Append the batches of several streams in one `EVALSHA` (default `true`): an append waits `appendLingerMs` for
+   * others, and those that come meanwhile (or while one is in flight) go together. Their keys are in different hash
+   * slots: set `false` on Redis Cluster (one `EVALSHA` per stream's batch, sent at once).
    */
   readonly batchAcrossStreams?: boolean | undefined
+  /**
+   * With `batchAcrossStreams`, how long an append waits for the appends of other streams (ms, default 20): a reader
+   * sees an event at most this much later. 0 batches only the appends of the same moment.
+   */
+  readonly appendLingerMs?: number | undefined
 }
 
 /** The commands a store issued, by kind, since it was made. */
@@ -76,7 +81,8 @@ export const DEFAULT_PREFIX = "friendli:resumable:"
 
 const DEFAULT_PAGE_SIZE = 256
 const DEFAULT_MAX_BLOCK_MS = 15_000
-const DEFAULT_READ_LINGER_MS = 10
+const DEFAULT_READ_LINGER_MS = 20
+const DEFAULT_APPEND_LINGER_MS = 20
 /** How long a stream stays in the instance's blocking read after its readers were last served. */
 const KEEP_FOLLOWING_MS = 5_000
 
@@ -237,6 +243,7 @@ export const makeRedisStore = (
     const extended = new Map<string, number>()
     const batches = yield* makeAppendBatcher({
       acrossStreams: options.batchAcrossStreams ?? true,
+      lingerMs: Math.max(0, options.appendLingerMs ?? DEFAULT_APPEND_LINGER_MS),
       send: (parts) =>
         command(
           "append",
