@@ -21,7 +21,7 @@ export interface ServiceProcess {
   readonly child: ChildProcess
   /** The URL it printed it listens on. */
   readonly url: string
-  /** Its embedded mock's URL. */
+  /** Its embedded mock's URL (`""` when it was given a `FRIENDLI_TOKEN` and streams from elsewhere). */
   readonly mockUrl: string
   /** Everything it printed so far. */
   output(): string
@@ -32,8 +32,8 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts a sample service with `env` (and `PORT=0`, no token: it serves its own mock), and waits until it printed
- * where it listens.
+ * Starts a sample service with `env` (and `PORT=0`, no token: it serves its own mock, unless `env` has a
+ * `FRIENDLI_TOKEN` and `FRIENDLI_BASE_URL`), and waits until it printed where it listens.
  */
 export const startService = async (
   service: ServiceCommand,
@@ -51,7 +51,7 @@ export const startService = async (
     const read = (d: Uint8Array) => {
       output += new TextDecoder().decode(d)
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
-      const mockUrl = /embedded mock at (http:\/\/\S+)/.exec(output)?.[1]
+      const mockUrl = env.FRIENDLI_TOKEN === undefined ? /embedded mock at (http:\/\/\S+)/.exec(output)?.[1] : ""
       if (url !== undefined && mockUrl !== undefined) found({ url, mockUrl })
     }
     child.stdout!.on("data", read)

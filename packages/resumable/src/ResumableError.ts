@@ -89,10 +89,11 @@ export class StoreError extends tagged(ResumableError, "StoreError")<{
  *
  * - `Malformed`: it is not an id this package wrote (`<streamId>.<seq>`).
  * - `Foreign`: it names another stream than the one asked for.
+ * - `NotSent`: it names an event past the last one the stream stored (a made-up seq).
  *
  * @since 0.3.0
  */
-export type InvalidEventIdReason = "Malformed" | "Foreign"
+export type InvalidEventIdReason = "Malformed" | "Foreign" | "NotSent"
 
 /**
  * A `Last-Event-ID` that cannot be resumed from.

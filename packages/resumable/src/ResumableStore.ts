@@ -8,7 +8,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
-import type { LeaseLost, StoreError, StreamExists, StreamNotFound } from "./ResumableError.ts"
+import type { InvalidEventId, LeaseLost, StoreError, StreamExists, StreamNotFound } from "./ResumableError.ts"
 
 /**
  * How a stream ended.
@@ -149,7 +149,9 @@ export const DEFAULT_CREATE_OPTIONS: CreateOptions = {
  * - `read(streamId, afterSeq, options?)`: the stored entries after `afterSeq` (in bounded pages), then the live
  *   ones, then the end entry, then the stream ends. If the producer's lease expires with no end, the reader that
  *   notices first stores a `producer_lost` end (atomically, fenced) and every reader emits it: within the lease
- *   time, never a hang. An `afterSeq` at or past the end entry's seq gives an empty stream.
+ *   time, never a hang. An `afterSeq` equal to the end entry's seq gives an empty stream; an `afterSeq` past the
+ *   last entry stored (of a live or an ended stream) fails with `InvalidEventId` reason `NotSent` (a store may
+ *   accept it instead, and wait).
  * - `cancel(streamId)`: stores a `cancelled` end at once; the producer's next `append`/`renew`/`finish` fails with
  *   `LeaseLost` reason `Cancelled`.
  *
@@ -166,7 +168,7 @@ export class ResumableStore extends Context.Service<
       streamId: string,
       afterSeq: number,
       options?: ReadOptions,
-    ) => Stream.Stream<Entry, StreamNotFound | StoreError>
+    ) => Stream.Stream<Entry, StreamNotFound | InvalidEventId | StoreError>
     readonly cancel: (streamId: string) => Effect.Effect<CancelResult, StreamNotFound | StoreError>
   }
 >()("@friendli-stream/resumable/ResumableStore") {}

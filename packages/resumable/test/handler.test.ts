@@ -86,6 +86,36 @@ describe("ResumableHandler", () => {
     assert.equal(await after.text(), "")
   })
 
+  it("answers 400 naming a Last-Event-ID past the stream's last stored event, on a live and on an ended stream, instead of waiting", async () => {
+    const live = await post(h, { prompt: uniquePrompt("made-up seq live"), max_tokens: 40, faults: "delay:200" })
+    const liveUrl = streamUrl(h, live)
+    const abort = new AbortController()
+    const seen = await readThenDrop(live, 1, abort)
+    const made = `${idOf(liveUrl)}.1000`
+    const refused = await resume(liveUrl, made)
+    assert.equal(refused.status, 400)
+    const body = (await refused.json()) as { error: { message: string; code: string } }
+    assert.equal(body.error.code, "invalid_event_id")
+    assert.ok(body.error.message.includes(JSON.stringify(made)), body.error.message)
+    // the stream itself goes on: a resume from the event read gets the rest
+    const rest = await resume(liveUrl, seen.at(-1)?.id)
+    assert.equal(rest.status, 200)
+    await rest.body?.cancel()
+    await fetch(liveUrl, { method: "DELETE" })
+
+    const ended = await post(h, { prompt: uniquePrompt("made-up seq ended"), max_tokens: 3 })
+    const endedUrl = streamUrl(h, ended)
+    const whole = await eventsOf(ended)
+    const last = whole.at(-1)?.id ?? ""
+    assert.equal((await resume(endedUrl, last)).status, 204, "after the end's own id: nothing more")
+    const past = `${idOf(endedUrl)}.${Number(last.slice(last.lastIndexOf(".") + 1)) + 1}`
+    const answer = await resume(endedUrl, past)
+    assert.equal(answer.status, 400)
+    const pastBody = (await answer.json()) as { error: { message: string; code: string } }
+    assert.equal(pastBody.error.code, "invalid_event_id")
+    assert.ok(pastBody.error.message.includes(JSON.stringify(past)), pastBody.error.message)
+  })
+
   it("resumes again after the end: the rest and the end, from any earlier event", async () => {
     const prompt = uniquePrompt("after the end")
     const response = await post(h, { prompt, max_tokens: 6 })

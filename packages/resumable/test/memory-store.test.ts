@@ -8,6 +8,7 @@ import { storeContract } from "./store-contract.ts"
 
 storeContract({
   name: "memory",
+  refusesUnsentSeq: true,
   layer: MemoryStore.layer(),
   holds: (streamId) => MemoryStore.MemoryStore.use((m) => m.holds(streamId)),
 })

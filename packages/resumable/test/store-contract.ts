@@ -14,6 +14,7 @@ import {
   type Entry,
   EventId,
   endEvent,
+  InvalidEventId,
   LeaseLost,
   ResumableStore,
   StreamExists,
@@ -32,6 +33,8 @@ export interface StoreContractOptions<R> {
   readonly skip?: string | undefined
   /** Per-test timeout (default 20 s). */
   readonly timeoutMs?: number
+  /** The store refuses a seq past its last entry with `InvalidEventId` reason `NotSent` (else: an empty stream). */
+  readonly refusesUnsentSeq?: boolean
 }
 
 const LONG: CreateOptions = { leaseMs: 30_000, retentionMs: 60_000, maxDurationMs: 60_000 }
@@ -73,6 +76,13 @@ export const storeContract = <R>(options: StoreContractOptions<R>): void => {
     }
     const readAll = (streamId: string, afterSeq = 0, pageSize?: number): Promise<Array<Entry>> =>
       store((s) => Stream.runCollect(s.read(streamId, afterSeq, pageSize === undefined ? undefined : { pageSize })))
+    const assertNotSent = async (streamId: string, afterSeq: number, lastSeq: number): Promise<void> => {
+      const error = await failure((s) => Stream.runCollect(s.read(streamId, afterSeq)))
+      assert.ok(error instanceof InvalidEventId, `expected InvalidEventId, got ${String(error)}`)
+      assert.equal(error.reason, "NotSent")
+      assert.equal(error.eventId, `${streamId}.${afterSeq}`)
+      assert.match(error.message, new RegExp(`${afterSeq}.*stored ${lastSeq} event`))
+    }
 
     it(
       "numbers appended batches 1, 2, 3… and stores the end as the last entry",
@@ -114,7 +124,26 @@ export const storeContract = <R>(options: StoreContractOptions<R>): void => {
         assert.equal(all.at(-1)?.event, "error")
         assert.match(all.at(-1)?.data ?? "", /upstream failed/)
         assert.deepEqual(await readAll(id, 11), [])
-        assert.deepEqual(await readAll(id, 1000), [])
+        if (options.refusesUnsentSeq) await assertNotSent(id, 1000, 11)
+        else assert.deepEqual(await readAll(id, 1000), [])
+      },
+      timeout,
+    )
+
+    it.skipIf(!options.refusesUnsentSeq ? "this store waits for a seq it has not stored" : undefined)(
+      "refuses a seq past the last stored event of a live stream, naming it, instead of waiting for it",
+      async () => {
+        const id = EventId.makeStreamId()
+        const lease = await store((s) => s.create(id, LONG))
+        await store((s) => s.append(lease, events(1, 3)))
+        await assertNotSent(id, 4, 3)
+        await assertNotSent(id, 99, 3)
+        const next = await store((s) => Stream.runCollect(Stream.take(s.read(id, 2), 1)))
+        assert.deepEqual(
+          next.map((e) => e.seq),
+          [3],
+        )
+        await store((s) => s.finish(lease, endEvent("done")))
       },
       timeout,
     )

@@ -11,6 +11,7 @@ import * as FiberMap from "effect/FiberMap"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type { InvalidEventId } from "../ResumableError.ts"
 import { LeaseLost, StoreError, StreamExists, StreamNotFound } from "../ResumableError.ts"
 import {
   type CreateOptions,
@@ -21,6 +22,7 @@ import {
   type ResumableStore,
   type StoredEvent,
 } from "../ResumableStore.ts"
+import { notSent } from "./errors.ts"
 
 /** Options of the memory store. */
 export interface MemoryStoreOptions {
@@ -212,10 +214,11 @@ export const makeMemoryStore = (
       })
 
     const read: Service["read"] = (streamId, afterSeq, readOptions) =>
-      Stream.suspend((): Stream.Stream<Entry, StreamNotFound | StoreError> => {
+      Stream.suspend((): Stream.Stream<Entry, StreamNotFound | InvalidEventId | StoreError> => {
         const state = streams.get(streamId)
         if (closed) return Stream.fail(closedError())
         if (state === undefined) return Stream.fail(notFound(streamId))
+        if (afterSeq > state.entries.length) return Stream.fail(notSent(streamId, afterSeq, state.entries.length))
         const pageSize = Math.max(1, readOptions?.pageSize ?? defaultPageSize)
         type Page = readonly [ReadonlyArray<Entry>, Option.Option<number>]
         return Stream.paginate(Math.max(0, afterSeq), (cursor: number) =>

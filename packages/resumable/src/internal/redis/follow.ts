@@ -2,9 +2,16 @@
  * The live side of the Redis store: one `XREAD BLOCK` per store instance, over every stream its readers wait on, on
  * one reserved connection (not one per reader: a thousand live readers cost one connection and one command per
  * wake-up). A reader registers the stream and the last seq it has; the loop reads every registered stream after the
- * lowest seq waited on, and hands each reader the entries after its own seq. A reader that registers while the read is
- * blocked and not covered by it wakes it by adding to the instance's wake stream (`<prefix>wake:<instance>`), which
- * the read includes; nothing is missed, since the read asks for the wake stream's entries after the last one it saw.
+ * lowest seq waited on, and hands each reader the entries after its own seq.
+ *
+ * A stream stays in the read for `keepMs` after its readers were last served (they are busy writing what they got),
+ * and the entries the read brings meanwhile are kept (the last `pageSize`): a reader that comes back after the seq it
+ * had is served from them at once, with no command, and is covered by the read in flight, so it needs no wake-up.
+ * Only a reader the read in flight does not cover (a new one, or one that fell behind) wakes it, by adding to the
+ * instance's wake stream (`<prefix>wake:<instance>`), which the read includes; nothing is missed, since the read asks
+ * for the wake stream's entries after the last one it saw. After a read that brought entries, the next one waits
+ * `lingerMs` first, so that one read brings what many producers appended meanwhile (readers see entries at most
+ * `lingerMs` later; an idle instance reads at once).
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -33,6 +40,17 @@ interface Waiter {
   readonly done: Deferred.Deferred<ReadonlyArray<Entry>, StoreError>
 }
 
+/** A stream kept in the read between its readers' waits: the last entries read (seqs `lo`..`hi`, no gap). */
+interface Kept {
+  entries: Array<Entry>
+  /** The last seq read (0 before any). */
+  hi: number
+  /** The end entry was read: nothing follows. */
+  ended: boolean
+  /** When a reader of it last waited or was served (ms, `Date.now()`). */
+  touched: number
+}
+
 /** What the follower needs of its store. */
 export interface FollowerOptions {
   readonly redis: Redis.Redis["Service"]
@@ -42,6 +60,10 @@ export interface FollowerOptions {
   readonly pageSize: number
   /** The longest one `XREAD BLOCK` waits, in ms. */
   readonly blockMs: number
+  /** After a read that brought entries, wait this long before the next one (ms; 0: read again at once). */
+  readonly lingerMs: number
+  /** How long a stream stays in the read after its readers were last served (ms). */
+  readonly keepMs: number
   /** The failure of the readers still waiting when the store closes. */
   readonly closed: () => StoreError
   /** A failure as `StoreError` (`Closed` once the store is closed). */
@@ -57,8 +79,11 @@ export interface FollowerOptions {
 /** The follower, its loop running in the scope (closing it fails the waiting readers, through `command`). */
 export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const { redis, wakeKey, pageSize, blockMs, command } = options
+    const { redis, wakeKey, pageSize, blockMs, command, lingerMs, keepMs } = options
     const waiting = new Map<string, Set<Waiter>>()
+    const kept = new Map<string, Kept>()
+    /** The loop sleeps before its next read, which takes in every reader registered meanwhile. */
+    let lingering = false
     let readers = 0
     /** The streams (and seqs) of the read in flight; `undefined` while the loop is idle. */
     let inFlight: Map<string, number> | undefined
@@ -103,7 +128,10 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
 
     /** Hands each waiter of the read's streams the entries after its own seq (or the stream's failure). */
     const deliver = (streams: Array<readonly [string, ReadonlyArray<Entry> | StoreError]>): void => {
+      const now = Date.now()
       for (const [key, entries] of streams) {
+        if (Array.isArray(entries)) keep(key, entries, now)
+        else kept.delete(key)
         const set = waiting.get(key)
         if (set === undefined) continue
         for (const waiter of set) {
@@ -120,11 +148,47 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
       }
     }
 
+    /** Adds what a read brought for `log` to its kept entries (a gap starts them afresh). */
+    const keep = (log: string, entries: ReadonlyArray<Entry>, now: number): void => {
+      if (entries.length === 0) return
+      const k = kept.get(log)
+      if (k === undefined) {
+        // only streams a reader of this instance waits on are kept
+        if (!waiting.has(log)) return
+        kept.set(log, { entries: [...entries], hi: entries[entries.length - 1]!.seq, ended: false, touched: now })
+      } else if (entries[0]!.seq <= k.hi + 1) {
+        for (const entry of entries) if (entry.seq > k.hi) k.entries.push(entry)
+        k.hi = Math.max(k.hi, entries[entries.length - 1]!.seq)
+      } else {
+        k.entries = [...entries]
+        k.hi = entries[entries.length - 1]!.seq
+      }
+      const k2 = kept.get(log)!
+      if (k2.entries.length > pageSize) k2.entries.splice(0, k2.entries.length - pageSize)
+      k2.ended = k2.entries[k2.entries.length - 1]?.end !== undefined
+    }
+
+    /** The kept entries after `after`, when they hold the one right after it. */
+    const fromKept = (log: string, after: number): ReadonlyArray<Entry> | undefined => {
+      const k = kept.get(log)
+      if (k === undefined || k.entries.length === 0 || k.hi <= after || k.entries[0]!.seq > after + 1) return undefined
+      k.touched = Date.now()
+      return k.entries.filter((entry) => entry.seq > after)
+    }
+
     const readOnce = Effect.gen(function* () {
       const streams = new Map<string, number>()
+      const now = Date.now()
+      for (const [log, k] of kept) {
+        if (waiting.has(log)) continue
+        if (k.ended || now - k.touched > keepMs) kept.delete(log)
+        else streams.set(log, k.hi)
+      }
       for (const [log, set] of waiting) {
         let lowest = Number.POSITIVE_INFINITY
         for (const waiter of set) lowest = Math.min(lowest, waiter.after)
+        const k = kept.get(log)
+        if (k !== undefined) k.touched = now
         streams.set(log, lowest)
       }
       inFlight = streams
@@ -141,9 +205,15 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
         ),
       )
       deliver(read)
+      return read.length > 0
     }).pipe(
       // Redis failed (or the store closed): every waiting reader fails; the next read starts afresh.
-      Effect.catch((error: StoreError) => Effect.sync(() => failAll(error)).pipe(Effect.andThen(Effect.sleep(50)))),
+      Effect.catch((error: StoreError) =>
+        Effect.sync(() => {
+          failAll(error)
+          kept.clear()
+        }).pipe(Effect.andThen(Effect.sleep(50)), Effect.as(false)),
+      ),
     )
 
     const loop = Effect.gen(function* () {
@@ -154,7 +224,13 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
           idle = Deferred.makeUnsafe<void>()
           continue
         }
-        yield* readOnce
+        const brought = yield* readOnce
+        if (brought && lingerMs > 0) {
+          inFlight = undefined
+          lingering = true
+          yield* Effect.sleep(lingerMs)
+          lingering = false
+        }
       }
     })
     yield* Effect.forkScoped(loop)
@@ -172,6 +248,7 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
         waiting.set(log, set)
         set.add(waiter)
         readers++
+        if (lingering) return Effect.void
         if (inFlight === undefined) {
           Deferred.doneUnsafe(idle, Exit.void)
           return Effect.void
@@ -185,6 +262,8 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
 
     const next: Follower["next"] = (log, after, timeoutMs) =>
       Effect.suspend(() => {
+        const ready = fromKept(log, after)
+        if (ready !== undefined) return Effect.succeed(ready)
         const waiter: Waiter = { after, done: Deferred.makeUnsafe() }
         return register(log, waiter).pipe(
           Effect.andThen(Effect.timeoutOption(Deferred.await(waiter.done), timeoutMs)),

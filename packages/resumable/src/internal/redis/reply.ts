@@ -98,12 +98,12 @@ export const lastId = (raw: unknown): string | undefined => {
   return undefined
 }
 
-/** The reply of the `page` script: `["missing"]`, or `[status, remainingLeaseMs, entries]`. */
+/** The reply of the `page` script: `["missing"]`, or `[status, remainingLeaseMs, entries, lastSeq]`. */
 export const page = (
   raw: unknown,
 ):
   | { readonly status: "missing" }
-  | { readonly status: "live" | "ended"; remainingMs: number; entries: Array<Entry> } => {
+  | { readonly status: "live" | "ended"; remainingMs: number; entries: Array<Entry>; last: number } => {
   if (!Array.isArray(raw)) return corrupt("a page reply that is not an array", raw)
   const status = text(raw[0])
   if (status === "missing") return { status }
@@ -111,5 +111,7 @@ export const page = (
   if ((status !== "live" && status !== "ended") || remainingMs === undefined) {
     return corrupt("a page reply of an unknown shape", raw)
   }
-  return { status, remainingMs, entries: entries(raw[2]) }
+  const last = integer(raw[3])
+  if (last === undefined) return corrupt("a page reply without the last seq", raw)
+  return { status, remainingMs, entries: entries(raw[2]), last }
 }

@@ -77,41 +77,81 @@ return 1
 ).withReturnType<unknown>()
 
 /**
- * `append(meta, log, token, lostEvent, lostData, ...events)`, each event two arguments (`+name` or `-`, data): the
- * last seq written (an integer), or the `LeaseLost` reason (a string).
+ * `append(lostEvent, lostData, ...perStream)` over `KEYS` = each stream's meta and log in turn: one batch for each of
+ * several streams (one command for all; they share a Redis, not a Cluster slot, unless there is one stream). Per
+ * stream the arguments are its token, its event count `n`, then `n` events of two arguments each (`+name` or `-`,
+ * data). The reply has one item per stream: the last seq written (an integer), or the `LeaseLost` reason (a string).
+ * A write extends the stream's lease as a renewal does (the producer's renewals are skipped while it appends).
  */
 export const append = Redis.script(
-  (meta: string, log: string, token: string, lostEvent: string, lostData: string, events: ReadonlyArray<string>) => [
-    meta,
-    log,
-    token,
-    lostEvent,
-    lostData,
-    ...events,
-  ],
+  (lostEvent: string, lostData: string, streams: ReadonlyArray<AppendBatch>) => {
+    const out: Array<string> = []
+    for (const s of streams) out.push(s.meta, s.log)
+    out.push(lostEvent, lostData)
+    for (const s of streams) out.push(s.token, String(s.events.length / 2), ...s.events)
+    return out
+  },
   {
-    numberOfKeys: 2,
-    lua: `${PRELUDE}
-local lost = fence(ARGV[1], ARGV[2], ARGV[3])
-if lost then return lost end
-local seq = tonumber(redis.call('HGET', meta, 'last'))
-for i = 4, #ARGV, 2 do
-  seq = seq + 1
-  local event = ARGV[i]
-  if event == '-' then
-    redis.call('XADD', log, '0-' .. seq, 'd', ARGV[i + 1])
+    numberOfKeys: (_lostEvent: string, _lostData: string, streams: ReadonlyArray<AppendBatch>) => streams.length * 2,
+    lua: `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local lost_event, lost_data = ARGV[1], ARGV[2]
+local out = {}
+local a = 3
+for k = 1, #KEYS, 2 do
+  local meta, log = KEYS[k], KEYS[k + 1]
+  local token, n = ARGV[a], tonumber(ARGV[a + 1])
+  a = a + 2
+  local m = redis.call('HMGET', meta, 'token', 'status', 'until', 'end', 'last', 'lease', 'deadline', 'retention')
+  local result
+  if not m[1] or m[1] ~= token then
+    result = 'Ended'
+  elseif m[2] == 'ended' then
+    if m[4] == 'cancelled' then result = 'Cancelled' elseif m[4] == 'producer_lost' then result = 'Expired' else result = 'Ended' end
+  elseif now >= tonumber(m[3]) then
+    local seq = tonumber(m[5]) + 1
+    if lost_event == '' then
+      redis.call('XADD', log, '0-' .. seq, 'd', lost_data, 'x', 'producer_lost')
+    else
+      redis.call('XADD', log, '0-' .. seq, 'd', lost_data, 'e', lost_event, 'x', 'producer_lost')
+    end
+    redis.call('HSET', meta, 'last', seq, 'status', 'ended', 'end', 'producer_lost')
+    redis.call('PEXPIRE', meta, tonumber(m[8]))
+    redis.call('PEXPIRE', log, tonumber(m[8]))
+    result = 'Expired'
   else
-    redis.call('XADD', log, '0-' .. seq, 'd', ARGV[i + 1], 'e', string.sub(event, 2))
+    local seq = tonumber(m[5])
+    local first = seq == 0
+    for i = a, a + 2 * n - 1, 2 do
+      seq = seq + 1
+      if ARGV[i] == '-' then
+        redis.call('XADD', log, '0-' .. seq, 'd', ARGV[i + 1])
+      else
+        redis.call('XADD', log, '0-' .. seq, 'd', ARGV[i + 1], 'e', string.sub(ARGV[i], 2))
+      end
+    end
+    if n > 0 then
+      redis.call('HSET', meta, 'last', seq, 'until', now + tonumber(m[6]))
+      if first then redis.call('PEXPIREAT', log, m[7]) end
+    end
+    result = seq
   end
+  a = a + 2 * n
+  out[#out + 1] = result
 end
-if #ARGV >= 4 then
-  redis.call('HSET', meta, 'last', seq)
-  redis.call('PEXPIREAT', log, redis.call('HGET', meta, 'deadline'))
-end
-return seq
+return out
 `,
   },
 ).withReturnType<unknown>()
+
+/** One stream's part of an {@link append}: its keys, its lease's token, its events (two arguments each). */
+export interface AppendBatch {
+  readonly meta: string
+  readonly log: string
+  readonly token: string
+  readonly events: ReadonlyArray<string>
+}
 
 /** `renew(meta, log, token, lostEvent, lostData)`: `"OK"`, or the `LeaseLost` reason. */
 export const renew = Redis.script(
@@ -172,7 +212,7 @@ return 'cancelled'
 ).withReturnType<unknown>()
 
 /**
- * `page(meta, log, startId, count, lostEvent, lostData)`: `{ status, remainingLeaseMs, entries }` as an array, where
+ * `page(meta, log, startId, count, lostEvent, lostData)`: `{ status, remainingLeaseMs, entries, lastSeq }` as an array, where
  * entries is `XRANGE log startId + COUNT count`; `{ "missing" }` for an unknown stream. A live stream whose lease
  * has expired gets its `producer_lost` end first (so the page holds it): the reader that notices stores it, once.
  */
@@ -188,7 +228,7 @@ export const page = Redis.script(
   {
     numberOfKeys: 2,
     lua: `${PRELUDE}
-local m = redis.call('HMGET', meta, 'status', 'until')
+local m = redis.call('HMGET', meta, 'status', 'until', 'last')
 if not m[1] then return {'missing'} end
 local status, remaining = m[1], 0
 if status == 'live' then
@@ -198,7 +238,7 @@ if status == 'live' then
     status, remaining = 'ended', 0
   end
 end
-return {status, remaining, redis.call('XRANGE', log, ARGV[1], '+', 'COUNT', ARGV[2])}
+return {status, remaining, redis.call('XRANGE', log, ARGV[1], '+', 'COUNT', ARGV[2]), tonumber(redis.call('HGET', meta, 'last'))}
 `,
   },
 ).withReturnType<unknown>()

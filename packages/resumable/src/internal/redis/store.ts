@@ -9,8 +9,10 @@ import * as Option from "effect/Option"
 import * as Redis from "effect/persistence/Redis"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { LeaseLost, StoreError, StreamExists, StreamNotFound } from "../../ResumableError.ts"
+import { type InvalidEventId, LeaseLost, StoreError, StreamExists, StreamNotFound } from "../../ResumableError.ts"
 import { type Entry, endEvent, type Lease, type ResumableStore, type StoredEvent } from "../../ResumableStore.ts"
+import { notSent } from "../errors.ts"
+import { makeAppendBatcher } from "./batch.ts"
 import { makeFollower } from "./follow.ts"
 import * as Reply from "./reply.ts"
 import * as Scripts from "./scripts.ts"
@@ -23,6 +25,23 @@ export interface RedisStoreOptions {
   readonly pageSize?: number | undefined
   /** The longest one `XREAD BLOCK` waits, in ms (default 15000); it never waits past the producer's lease. */
   readonly maxBlockMs?: number | undefined
+  /**
+   * After a blocking read that brought entries, the instance waits this long before the next one (ms, default 20), so
+   * that one read brings what many producers appended meanwhile; a live reader sees an event at most this much later.
+   * 0 reads again at once (one `XREAD` per wake-up).
+   */
+  readonly readLingerMs?: number | undefined
+  /**
+   * Append the batches of several streams in one `EVALSHA` (default `true`): an append waits `appendLingerMs` for
+   * others, and those that come meanwhile (or while one is in flight) go together. Their keys are in different hash
+   * slots: set `false` on Redis Cluster (one `EVALSHA` per stream's batch, sent at once).
+   */
+  readonly batchAcrossStreams?: boolean | undefined
+  /**
+   * With `batchAcrossStreams`, how long an append waits for the appends of other streams (ms, default 20): a reader
+   * sees an event at most this much later. 0 batches only the appends of the same moment.
+   */
+  readonly appendLingerMs?: number | undefined
 }
 
 /** The commands a store issued, by kind, since it was made. */
@@ -31,9 +50,9 @@ export interface RedisCommandCounts {
   readonly total: number
   /** `EVALSHA` of `create`. */
   readonly create: number
-  /** `EVALSHA` of `append` (one per batch). */
+  /** `EVALSHA` of `append` (one per batch; with `batchAcrossStreams`, one batch holds the appends of several streams). */
   readonly append: number
-  /** `EVALSHA` of `renew`. */
+  /** `EVALSHA` of `renew` (none while the producer appended within the last third of its lease: an append renews). */
   readonly renew: number
   /** `EVALSHA` of `finish`. */
   readonly finish: number
@@ -45,6 +64,8 @@ export interface RedisCommandCounts {
   readonly xread: number
   /** `EVALSHA` of `wake` (a reader that came while the `XREAD` was blocked, and not covered by it). */
   readonly wake: number
+  /** Stream appends (`ResumableStore.append` calls) the `append` commands carried. */
+  readonly appendedBatches: number
 }
 
 /** The names of a stream's two keys. */
@@ -60,6 +81,10 @@ export const DEFAULT_PREFIX = "friendli:resumable:"
 
 const DEFAULT_PAGE_SIZE = 256
 const DEFAULT_MAX_BLOCK_MS = 15_000
+const DEFAULT_READ_LINGER_MS = 20
+const DEFAULT_APPEND_LINGER_MS = 20
+/** How long a stream stays in the instance's blocking read after its readers were last served. */
+const KEEP_FOLLOWING_MS = 5_000
 
 /** The keys of one stream: `<prefix>{<streamId>}:meta` and `<prefix>{<streamId>}:log` (one hash slot per stream). */
 export const streamKeys = (prefix: string, streamId: string): RedisStreamKeys => ({
@@ -68,7 +93,7 @@ export const streamKeys = (prefix: string, streamId: string): RedisStreamKeys =>
 })
 
 type Service = ResumableStore["Service"]
-type Kind = Exclude<keyof RedisCommandCounts, "total">
+type Kind = Exclude<keyof RedisCommandCounts, "total" | "appendedBatches">
 
 const lostEnd = endEvent("producer_lost")
 const cancelledEnd = endEvent("cancelled")
@@ -101,6 +126,7 @@ export const makeRedisStore = (
       xread: 0,
       wake: 0,
     }
+    let appendedBatches = 0
     let closed = false
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
@@ -149,6 +175,8 @@ export const makeRedisStore = (
       wakeKey: `${prefix}wake:${crypto.randomUUID()}`,
       pageSize: defaultPageSize,
       blockMs: maxBlockMs,
+      lingerMs: Math.max(0, options.readLingerMs ?? DEFAULT_READ_LINGER_MS),
+      keepMs: KEEP_FOLLOWING_MS,
       closed: closedError,
       failed,
       command,
@@ -211,22 +239,50 @@ export const makeRedisStore = (
       )
     }
 
+    /** When each live lease was last extended by an append (ms, `Date.now()` before it was sent), by token. */
+    const extended = new Map<string, number>()
+    const batches = yield* makeAppendBatcher({
+      acrossStreams: options.batchAcrossStreams ?? true,
+      lingerMs: Math.max(0, options.appendLingerMs ?? DEFAULT_APPEND_LINGER_MS),
+      send: (parts) =>
+        command(
+          "append",
+          evalScript(Scripts.append)(lostEnd.event ?? "", lostEnd.data, parts),
+          (reply): ReadonlyArray<unknown> => {
+            if (!Array.isArray(reply) || reply.length !== parts.length)
+              throw new Reply.CorruptReply(JSON.stringify(reply))
+            return reply
+          },
+        ),
+    })
+
     const append: Service["append"] = (lease, events: ReadonlyArray<StoredEvent>) => {
       const { meta, log } = keys(lease.streamId)
       const args: Array<string> = []
       for (const e of events) args.push(e.event === undefined ? "-" : `+${e.event}`, e.data)
-      return Effect.flatMap(
-        command(
-          "append",
-          evalScript(Scripts.append)(meta, log, lease.token, lostEnd.event ?? "", lostEnd.data, args),
-          (reply) => reply,
+      const sentAt = Date.now()
+      return Effect.suspend(() => {
+        if (closed) return Effect.fail(closedError())
+        appendedBatches++
+        return batches.append({ meta, log, token: lease.token, events: args })
+      }).pipe(
+        Effect.flatMap((reply) =>
+          fencedReply(lease, reply, (r) => (typeof r === "string" ? undefined : Reply.integer(r))),
         ),
-        (reply) => fencedReply(lease, reply, (r) => (typeof r === "string" ? undefined : Reply.integer(r))),
+        Effect.tap(() =>
+          Effect.sync(() => {
+            if (events.length > 0) extended.set(lease.token, sentAt)
+          }),
+        ),
+        Effect.tapError(() => Effect.sync(() => extended.delete(lease.token))),
       )
     }
 
     const renew: Service["renew"] = (lease) => {
       const { meta, log } = keys(lease.streamId)
+      const last = extended.get(lease.token)
+      // an append within the last third of the lease extended it already
+      if (last !== undefined && Date.now() - last < lease.leaseMs / 3) return Effect.void
       return Effect.flatMap(
         command(
           "renew",
@@ -239,6 +295,7 @@ export const makeRedisStore = (
 
     const finish: Service["finish"] = (lease, end) => {
       const { meta, log } = keys(lease.streamId)
+      extended.delete(lease.token)
       return Effect.flatMap(
         command(
           "finish",
@@ -294,15 +351,16 @@ export const makeRedisStore = (
             return [entries, Option.some({ seq: last?.seq ?? cursor.seq, blockMs })]
           }
 
-          const replay = (cursor: Cursor): Effect.Effect<Page, StreamNotFound | StoreError> =>
+          const replay = (cursor: Cursor): Effect.Effect<Page, StreamNotFound | InvalidEventId | StoreError> =>
             Effect.flatMap(
               command(
                 "page",
                 evalScript(Scripts.page)(meta, log, `0-${cursor.seq + 1}`, pageSize, lostEnd.event ?? "", lostEnd.data),
                 Reply.page,
               ),
-              (page): Effect.Effect<Page, StreamNotFound> => {
+              (page): Effect.Effect<Page, StreamNotFound | InvalidEventId> => {
                 if (page.status === "missing") return Effect.fail(notFound(streamId))
+                if (cursor.seq > page.last) return Effect.fail(notSent(streamId, cursor.seq, page.last))
                 if (page.entries.length >= pageSize) return Effect.succeed(next(cursor, page.entries, undefined))
                 if (page.status === "ended") {
                   // the end is in this page, or was before `afterSeq`: either way nothing follows
@@ -326,7 +384,7 @@ export const makeRedisStore = (
 
           return Stream.paginate(
             { seq: Math.max(0, Math.floor(afterSeq)), blockMs: undefined } as Cursor,
-            (cursor: Cursor): Effect.Effect<Page, StreamNotFound | StoreError> =>
+            (cursor: Cursor): Effect.Effect<Page, StreamNotFound | InvalidEventId | StoreError> =>
               cursor.blockMs === undefined ? replay(cursor) : follow({ ...cursor, blockMs: cursor.blockMs }),
           )
         }),
@@ -336,6 +394,7 @@ export const makeRedisStore = (
       (): RedisCommandCounts => ({
         total: Object.values(counts).reduce((a, b) => a + b, 0),
         ...counts,
+        appendedBatches,
       }),
     )
 
