@@ -49,6 +49,7 @@ import { bodyPull, jsonTransform, type MakeEnd } from "./internal/fronts.ts"
 import * as Protocols from "./internal/protocolFronts.ts"
 import { chatCodec, completionCodec, toolAssistedCodec } from "./internal/schemas.ts"
 import type * as MessagesStream from "./MessagesStream.ts"
+import { ResponseBody, type ResponseBodyReader } from "./ResponseBody.ts"
 import type * as ResponsesStream from "./ResponsesStream.ts"
 import type { DecodeError } from "./StreamError.ts"
 import type * as ToolAssistedChatStream from "./ToolAssistedChatStream.ts"
@@ -321,12 +322,17 @@ const decodeMessages = decoder(Protocols.messages.choose, Protocols.messages.end
 const decodeTranscription = decoder(Protocols.transcription.choose, Protocols.transcription.end)
 
 /**
- * Makes the client from resolved options and an `HttpClient`.
+ * Makes the client from resolved options and an `HttpClient`; `bodyOf` (since 0.3.0) reads the bodies of streamed
+ * responses (default: `ResponseBody.webBody`, the body of a `fetch` response).
  *
  * @since 0.1.0
  */
-export const fromHttpClient = (options: ResolvedClientOptions, http: HttpClient.HttpClient): FriendliClient => {
-  const engine = makeEngine(options, http)
+export const fromHttpClient = (
+  options: ResolvedClientOptions,
+  http: HttpClient.HttpClient,
+  bodyOf?: ResponseBodyReader,
+): FriendliClient => {
+  const engine = makeEngine(options, http, bodyOf)
   const endpoints = Requests.endpointsFor(options.deployment)
   return {
     options,
@@ -392,7 +398,10 @@ export const make = (
     Effect.flatMap(environment, (env) =>
       Effect.try({ try: () => resolveClientOptions(options, env), catch: (e) => e as ClientConfigError }),
     ),
-    (resolved) => Effect.map(HttpClient.HttpClient, (http) => fromHttpClient(resolved, http)),
+    (resolved) =>
+      Effect.flatMap(HttpClient.HttpClient, (http) =>
+        Effect.map(ResponseBody, (bodyOf) => fromHttpClient(resolved, http, bodyOf)),
+      ),
   )
 
 /**

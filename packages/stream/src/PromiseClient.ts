@@ -26,6 +26,7 @@ import type { Accumulator } from "./internal/client/handle.ts"
 import { EffectStreamHandle, runOrThrow } from "./internal/client/handle.ts"
 import { type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./internal/client/sse.ts"
 import * as MessagesStream from "./MessagesStream.ts"
+import { ResponseBody } from "./ResponseBody.ts"
 import * as ResponsesStream from "./ResponsesStream.ts"
 import type { ToolAssistedChatEvent } from "./ToolAssistedChatStream.ts"
 import * as TranscriptionStream from "./TranscriptionStream.ts"
@@ -387,7 +388,9 @@ export const makePromiseClient = (
     Layer.provide(
       Layer.effect(
         FriendliClient.FriendliClient,
-        Effect.map(HttpClient.HttpClient, (http) => FriendliClient.fromHttpClient(resolved, http)),
+        Effect.flatMap(HttpClient.HttpClient, (http) =>
+          Effect.map(ResponseBody, (bodyOf) => FriendliClient.fromHttpClient(resolved, http, bodyOf)),
+        ),
       ),
       httpClient,
     ),

@@ -28,6 +28,8 @@ export { decodeJsonEvents } from "./JsonEvents.ts"
 export * as MessagesStream from "./MessagesStream.ts"
 /** @since 0.1.0 */
 export * from "./PromiseClient.ts"
+/** @since 0.3.0 */
+export * as ResponseBody from "./ResponseBody.ts"
 /** @since 0.2.0 */
 export * as ResponsesStream from "./ResponsesStream.ts"
 /** @since 0.2.0 */
