@@ -19,7 +19,12 @@ export const chatEvents = (chunks: number): Array<string> => {
   const out: Array<string> = []
   for (let i = 0; i < chunks - 1; i++) {
     const word = WORDS[i % WORDS.length] as string
-    out.push(chunk(i === 0 ? `{"role":"assistant","content":${JSON.stringify(word)}}` : `{"content":${JSON.stringify(word)}}`, null))
+    out.push(
+      chunk(
+        i === 0 ? `{"role":"assistant","content":${JSON.stringify(word)}}` : `{"content":${JSON.stringify(word)}}`,
+        null,
+      ),
+    )
   }
   out.push(chunk("{}", "stop"))
   out.push("data: [DONE]\n\n")

@@ -20,8 +20,8 @@ import {
   heapTargets,
   NODE_ROWS,
   pacedTargets,
-  RUNTIME_ROWS,
   type Ratios,
+  RUNTIME_ROWS,
   runtimeTargets,
   type Target,
 } from "./targets.ts"
@@ -73,7 +73,14 @@ const command = (runtime: Runtime): { cmd: string; args: Array<string> } => {
   return runtime === "deno"
     ? {
         cmd: binary.path,
-        args: ["run", "-A", "--v8-flags=--expose-gc", "--config", join(here, "../../../deno.json"), join(here, "runtime-child.ts")],
+        args: [
+          "run",
+          "-A",
+          "--v8-flags=--expose-gc",
+          "--config",
+          join(here, "../../../deno.json"),
+          join(here, "runtime-child.ts"),
+        ],
       }
     : { cmd: binary.path, args: [join(here, "runtime-child.ts")] }
 }
@@ -197,7 +204,9 @@ try {
     }
     note(title, t)
   }
-  console.log(misses.length === 0 ? "\nevery target met" : `\n${misses.length} targets missed:\n- ${misses.join("\n- ")}`)
+  console.log(
+    misses.length === 0 ? "\nevery target met" : `\n${misses.length} targets missed:\n- ${misses.join("\n- ")}`,
+  )
 } finally {
   stopServer()
 }

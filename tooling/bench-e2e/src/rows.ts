@@ -16,7 +16,6 @@ import { bareFetch, makeSplitter } from "./bare.ts"
 import { CHAT_REQUEST, MODEL } from "./events.ts"
 import type { Row } from "./measure.ts"
 
-
 const BODY = JSON.stringify({ ...CHAT_REQUEST, stream: true })
 const TOKEN = "bench-token"
 
@@ -110,8 +109,9 @@ export const nodeRows: Record<string, () => Row> = {
   "Promise client on fetch": () => promiseRow(globalThis.fetch),
   "Effect client, Stream.runForEach": effectRow,
   "openai SDK 7": openaiRow,
-  "AI SDK streamText: our provider": () =>
-    aiSdkRow((base) => createFriendli({ baseURL: base, token: TOKEN })(MODEL)),
+  "AI SDK streamText: our provider": () => aiSdkRow((base) => createFriendli({ baseURL: base, token: TOKEN })(MODEL)),
   "AI SDK streamText: openai-compatible": () =>
-    aiSdkRow((base) => createOpenAICompatible({ name: "bench", baseURL: `${base}/v1`, apiKey: TOKEN }).chatModel(MODEL)),
+    aiSdkRow((base) =>
+      createOpenAICompatible({ name: "bench", baseURL: `${base}/v1`, apiKey: TOKEN }).chatModel(MODEL),
+    ),
 }

@@ -71,7 +71,9 @@ server.keepAliveTimeout = 60_000
 server.maxConnections = 100_000
 server.listen(0, "127.0.0.1", () => {
   const address = server.address()
-  process.stdout.write(`${JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 })}\n`)
+  process.stdout.write(
+    `${JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 })}\n`,
+  )
 })
 process.stdin.on("end", () => process.exit(0))
 process.stdin.resume()

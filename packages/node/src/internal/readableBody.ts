@@ -7,7 +7,9 @@
 import { Readable } from "node:stream"
 import { ResponseBody, type Sse } from "@friendli-stream/stream"
 
-type ReadResult = { readonly done: false; readonly value: Uint8Array } | { readonly done: true; readonly value?: undefined }
+type ReadResult =
+  | { readonly done: false; readonly value: Uint8Array }
+  | { readonly done: true; readonly value?: undefined }
 
 const DONE: ReadResult = Object.freeze({ done: true })
 

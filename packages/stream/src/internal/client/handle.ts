@@ -10,7 +10,7 @@ import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import { iterationDone } from "../iterate.ts"
 import { BatchFeed } from "./feed.ts"
 import {
