@@ -27,7 +27,11 @@ import {
 } from "./targets.ts"
 
 const here = dirname(fileURLToPath(import.meta.url))
+// pnpm 12 passes the `--` of `pnpm bench -- --quick` on to the script: an argument list that starts with it is
+// read as if it did not.
+const argv = process.argv.slice(2)
 const { values } = parseArgs({
+  args: argv[0] === "--" ? argv.slice(1) : argv,
   options: {
     streams: { type: "string", default: "100" },
     chunks: { type: "string", default: "200" },
