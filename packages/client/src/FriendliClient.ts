@@ -38,6 +38,7 @@ import { clientOf } from "./internal/clients.ts"
 import { environment } from "./internal/env.ts"
 import { resolveClientOptions } from "./internal/options.ts"
 import type * as Requests from "./internal/request.ts"
+import { ResponseBody, type ResponseBodyReader } from "./ResponseBody.ts"
 
 /**
  * Any failure of a stream: before it started (`ClientError`s) or inside it (`StreamError`s).
@@ -226,12 +227,16 @@ export const FriendliClient: Context.Service<FriendliClient, FriendliClient> = C
 )
 
 /**
- * Makes the client from resolved options and an `HttpClient`.
+ * Makes the client from resolved options and an `HttpClient`; `bodyOf` (since 0.3.0) reads the bodies of streamed
+ * responses (default: `ResponseBody.webBody`, the body of a `fetch` response).
  *
  * @since 0.1.0
  */
-export const fromHttpClient = (options: ResolvedClientOptions, http: HttpClient.HttpClient): FriendliClient =>
-  clientOf(options, http, apis)
+export const fromHttpClient = (
+  options: ResolvedClientOptions,
+  http: HttpClient.HttpClient,
+  bodyOf?: ResponseBodyReader,
+): FriendliClient => clientOf(options, http, apis, bodyOf)
 
 /**
  * Makes the client on the `HttpClient` in context, reading `FRIENDLI_TOKEN` and `FRIENDLI_TEAM` from the current
@@ -247,7 +252,10 @@ export const make = (
     Effect.flatMap(environment, (env) =>
       Effect.try({ try: () => resolveClientOptions(options, env), catch: (e) => e as ClientConfigError }),
     ),
-    (resolved) => Effect.map(HttpClient.HttpClient, (http) => fromHttpClient(resolved, http)),
+    (resolved) =>
+      Effect.flatMap(HttpClient.HttpClient, (http) =>
+        Effect.map(ResponseBody, (bodyOf) => fromHttpClient(resolved, http, bodyOf)),
+      ),
   )
 
 /**

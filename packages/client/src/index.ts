@@ -15,5 +15,7 @@ export * as FetchAdapter from "./FetchAdapter.ts"
 export * as FriendliClient from "./FriendliClient.ts"
 /** @since 0.1.0 */
 export * from "./PromiseClient.ts"
+/** @since 0.3.0 */
+export * as ResponseBody from "./ResponseBody.ts"
 /** @since 0.2.0 */
 export * from "./Retryable.ts"

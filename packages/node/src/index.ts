@@ -13,10 +13,12 @@ import {
   FriendliClient,
   makePromiseClient,
   type PromiseClient,
+  ResponseBody,
   type StreamHandle,
 } from "@friendli-stream/client"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
+import { nodeResponseBody } from "./internal/readableBody.ts"
 
 /** @since 0.1.0 */
 export * from "@friendli-stream/client"
@@ -34,13 +36,16 @@ export interface NodeClientOptions extends ClientOptions {
 }
 
 /**
- * The `HttpClient` layer: undici (`NodeHttpClient.layerUndici`, its own connection pool, closed with the layer),
- * or `FetchHttpClient` on the `fetch` you pass.
+ * The `HttpClient` layer: undici (`NodeHttpClient.layerUndici`, its own connection pool, closed with the layer,
+ * with `ResponseBody` reading its responses' bodies by the client's batching reader), or `FetchHttpClient` on the
+ * `fetch` you pass.
  *
  * @since 0.1.0
  */
 export const httpClientLayer = (fetch?: typeof globalThis.fetch): Layer.Layer<HttpClient.HttpClient> =>
-  fetch === undefined ? NodeHttpClient.layerUndici : FriendliClient.fetchHttpClient(fetch)
+  fetch === undefined
+    ? Layer.merge(NodeHttpClient.layerUndici, Layer.succeed(ResponseBody.ResponseBody, nodeResponseBody))
+    : FriendliClient.fetchHttpClient(fetch)
 
 /**
  * The Effect client on Node: provide it, then `yield* FriendliClient.FriendliClient`.

@@ -11,17 +11,22 @@ import * as Stream from "effect/Stream"
 import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from "../ClientOptions.ts"
 import type { EffectClientOf } from "../FriendliClient.ts"
 import type { AbortSignalInput, PromiseClientOf } from "../PromiseClient.ts"
+import { ResponseBody, type ResponseBodyReader } from "../ResponseBody.ts"
 import { effectClientOf, promiseMethodsOf, type Table } from "./apis.ts"
 import { makeEngine } from "./engine.ts"
 import { type Accumulator, EffectStreamHandle, runOrThrow } from "./handle.ts"
 
-/** The Effect client of a table: its options, and each entry's methods. */
+/**
+ * The Effect client of a table: its options, and each entry's methods; `bodyOf` reads the bodies of streamed
+ * responses (default: `ResponseBody.webBody`).
+ */
 export const clientOf = <T extends Table>(
   options: ResolvedClientOptions,
   http: HttpClient.HttpClient,
   table: T,
+  bodyOf?: ResponseBodyReader,
 ): EffectClientOf<T> => {
-  const methods = effectClientOf(table, makeEngine(options, http), options) as Record<string, unknown>
+  const methods = effectClientOf(table, makeEngine(options, http, bodyOf), options) as Record<string, unknown>
   return { ...methods, options } as EffectClientOf<T>
 }
 
@@ -63,7 +68,9 @@ export const promiseClientOf = <T extends Table>(
     Layer.provide(
       Layer.effect(
         TableClient,
-        Effect.map(HttpClient.HttpClient, (http) => clientOf(resolved, http, table)),
+        Effect.flatMap(HttpClient.HttpClient, (http) =>
+          Effect.map(ResponseBody, (bodyOf) => clientOf(resolved, http, table, bodyOf)),
+        ),
       ),
       httpClient,
     ),

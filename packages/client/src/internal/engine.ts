@@ -18,8 +18,7 @@ import * as Exit from "effect/Exit"
 import type * as HttpBody from "effect/http/HttpBody"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import * as HttpClientResponse from "effect/http/HttpClientResponse"
-import * as Option from "effect/Option"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Pull from "effect/Pull"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
@@ -28,6 +27,7 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type ConnectionError, InvalidResponseError, type RequestFailure, TimeoutError } from "../ClientError.ts"
 import type { ResolvedClientOptions } from "../ClientOptions.ts"
+import { type ResponseBodyReader, webBody } from "../ResponseBody.ts"
 import { connectionError, cutBody, statusError } from "./errors.ts"
 import type { Endpoint } from "./request.ts"
 import { parseRetryAfter, retrySchedule } from "./retry.ts"
@@ -75,7 +75,11 @@ const withTimeout =
       : self
 
 /** Builds the engine on an `HttpClient`. */
-export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.HttpClient): Engine => {
+export const makeEngine = (
+  options: ResolvedClientOptions,
+  http: HttpClient.HttpClient,
+  bodyOf: ResponseBodyReader = webBody,
+): Engine => {
   const client = HttpClient.withScope(http)
   const headers: Record<string, string> = { ...options.headers }
   if (options.token !== undefined) headers.authorization = `Bearer ${Redacted.value(options.token)}`
@@ -153,9 +157,9 @@ export const makeEngine = (options: ResolvedClientOptions, http: HttpClient.Http
     /** One attempt, opened in `scope` (closing it aborts the request): the pull of its items. */
     const attempt = (retry: number, scope: Scope.Scope): Effect.Effect<Batches, RequestFailure> =>
       Effect.flatMap(Scope.provide(send(api, body.success, "text/event-stream", retry), scope), (response) => {
-        const web = HttpClientResponse.toWeb(response)
         const received = (cause: unknown) => connectionError("Receive", url, cause)
-        if (Option.isSome(web) && web.value.body !== null) return decode.body(web.value.body, received, idle)(scope)
+        const source = bodyOf(response)
+        if (source !== undefined) return decode.body(source, received, idle)(scope)
         const items = decode.bytes(
           Stream.mapError(response.stream, (e) => received(e.cause ?? e)),
           idle,

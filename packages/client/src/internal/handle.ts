@@ -6,15 +6,14 @@
  * its connection.
  */
 
-import type { BatchPull } from "@friendli-stream/stream/internal"
 import { iterationDone } from "@friendli-stream/stream/internal"
 import * as Cause from "effect/Cause"
 import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
+import { BatchFeed } from "./feed.ts"
 import {
   type AbortSignalLike,
   abortError,
@@ -62,8 +61,7 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
   private rejectFinished!: (reason: unknown) => void
   private consumed = false
   private ended = false
-  private scope: Scope.Closeable | undefined
-  private pull: BatchPull<A, E> | undefined
+  private feed: BatchFeed<A, E, R> | undefined
   private batch: ReadonlyArray<A> = []
   private at = 0
   private readonly onSignal: () => void
@@ -212,30 +210,22 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
     }
     const signal = this.controller.signal
     try {
-      if (this.pull === undefined) {
-        const scope = await this.runtime.runPromise(Scope.make())
-        if (this.ended) {
-          await this.runtime.runPromise(Scope.close(scope, Exit.void))
-          throw signal.reason
-        }
-        this.scope = scope
-        this.pull = await runOrThrow(this.runtime, Scope.provide(Stream.toPull(this.stream), scope), signal)
+      // One fiber per stream pulls the batches (Effect 4's pulls hand on non-empty batches only).
+      this.feed ??= new BatchFeed(this.runtime, this.stream)
+      const batch = await this.feed.next()
+      if (batch === undefined) {
+        await this.finish({ _tag: "Done" })
+        return iterationDone
       }
-      // Effect 4's pulls hand on non-empty batches only.
-      const batch = await runOrThrow(this.runtime, this.pull, signal)
       this.batch = batch
       this.at = 1
-      const item = batch[0]
+      const item = batch[0] as A
       this.acc.add(item)
       return { done: false, value: item }
     } catch (error) {
       if (signal.aborted) {
         await this.finish({ _tag: "Aborted" })
         throw signal.reason
-      }
-      if (Cause.isDone(error)) {
-        await this.finish({ _tag: "Done" })
-        return iterationDone
       }
       await this.finish({ _tag: "Failed", error })
       throw error
@@ -251,14 +241,12 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
     this.at = 0
     this.signal?.removeEventListener("abort", this.onSignal)
     if (how._tag === "Aborted" && !this.controller.signal.aborted) this.controller.abort(how.reason)
-    const scope = this.scope
-    this.scope = undefined
-    if (scope !== undefined) {
-      // Closing the connection fails only with the interruption an abort caused (seen on Deno when the request is
-      // aborted mid-read): nothing waits for it, and it must neither reject abort()'s promise unhandled nor leave
-      // `finished` unsettled.
-      await this.runtime.runPromise(Scope.close(scope, Exit.void)).catch(() => {})
-    }
+    const feed = this.feed
+    this.feed = undefined
+    // Closing the connection fails only with the interruption an abort caused (seen on Deno when the request is
+    // aborted mid-read): nothing waits for it, and it must neither reject abort()'s promise unhandled nor leave
+    // `finished` unsettled.
+    if (feed !== undefined) await feed.close().catch(() => {})
     if (how._tag === "Done") {
       try {
         this.resolveFinished(this.acc.result())

@@ -28,14 +28,15 @@ export const decodeStream =
         const decoder = make()
         /** When the waiting pull times out. */
         let deadline = 0
+        const timedOut = () => Effect.fail((idle as IdleLimit<EI>).onTimeout())
         const upstream: Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, E | EI> = idle === undefined
           ? pullUpstream
           : Effect.suspend(() => {
               const left = deadline - now()
-              const timedOut = Effect.fail(idle.onTimeout())
+              // The timeout's error is made when the pull times out, not per pull.
               return left <= 0
-                ? timedOut
-                : Effect.timeoutOrElse(pullUpstream, { duration: Duration.millis(left), orElse: () => timedOut })
+                ? Effect.fail(idle.onTimeout())
+                : Effect.timeoutOrElse(pullUpstream, { duration: Duration.millis(left), orElse: timedOut })
             })
         /** What ends the stream once the outputs before it are out: a failure, or `undefined` for the end. */
         let end: Cause.Cause<E | EI | DecodeError> | undefined
