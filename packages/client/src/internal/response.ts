@@ -5,10 +5,9 @@
  */
 
 import { ApiError } from "@friendli-stream/stream"
-import { statusRule } from "@friendli-stream/stream/internal"
+import { errorObject, statusRule } from "@friendli-stream/stream/internal"
 import { InvalidRequestError, StatusError, TimeoutError } from "../ClientError.ts"
 import { type HeadersInitLike, makeResponse, type WebReadableStream, type WebResponse } from "./globals.ts"
-import { errorObject } from "./sseEncoding.ts"
 
 /**
  * The status of a failure before the first item: the upstream's own for a request-side 4xx, 400 for a request

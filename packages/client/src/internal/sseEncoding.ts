@@ -1,5 +1,6 @@
 /** Re-encoding items as server-sent events, so a stream can be passed on (e.g. as the body of a `Response`). */
 import type { ToolAssistedChatStream } from "@friendli-stream/stream"
+import { errorObject } from "@friendli-stream/stream/internal"
 
 /** `data: JSON` and a blank line; a tool status becomes `event: tool_status`. */
 export const encodeEvent = (item: unknown): string => {
@@ -44,22 +45,6 @@ export const TRANSCRIPTION_ENCODING: SseEncoding = {
     return `data: ${JSON.stringify(e.type === "unknown" && typeof e.eventType === "string" ? e.data : item)}\n\n`
   },
   done: DONE_EVENT,
-}
-
-/** A failure in the OpenAI error shape: `type` is the error's `type` or class (`_tag`), `code` its code or status. */
-export const errorObject = (
-  error: unknown,
-): { readonly message: string; readonly type: string; readonly code: string | number | null } => {
-  const e = error as { message?: unknown; _tag?: unknown; type?: unknown; code?: unknown; status?: unknown }
-  const message = typeof e?.message === "string" ? e.message : String(error)
-  const type = typeof e?.type === "string" ? e.type : typeof e?._tag === "string" ? e._tag : "error"
-  const code =
-    typeof e?.code === "string" || typeof e?.code === "number"
-      ? e.code
-      : typeof e?.status === "number"
-        ? e.status
-        : null
-  return { message, type, code }
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Items as stored events, and stored entries as the server-sent events of a response. The item encoding is the one
- * the client's `toResponse()` sends (`packages/stream/src/internal/client/sse.ts`, `CHAT_ENCODING`): `data: {json}`
+ * the client's `toResponse()` sends (`packages/client/src/internal/sseEncoding.ts`, `CHAT_ENCODING`): `data: {json}`
  * per item, a tool status as `event: tool_status`; a test compares the two on the same mock answer.
  */
 import * as EventId from "../EventId.ts"

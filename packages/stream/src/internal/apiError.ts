@@ -1,4 +1,4 @@
-/** Errors reported inside a 200 stream, turned into `ApiError`. */
+/** Errors reported inside a 200 stream, turned into `ApiError`; and any failure written in that same shape. */
 import { ApiError } from "../StreamError.ts"
 import { statusRule } from "./status.ts"
 
@@ -53,4 +53,23 @@ export const toApiError = (value: unknown, eventIndex: number): ApiError => {
     body: inner,
     eventIndex,
   })
+}
+
+/**
+ * A failure in the OpenAI error shape that `ApiError` is read from: `type` is the error's `type` or class (`_tag`),
+ * `code` its code or status. The client's `toResponse()` and the resumable streams' stored ends write it.
+ */
+export const errorObject = (
+  error: unknown,
+): { readonly message: string; readonly type: string; readonly code: string | number | null } => {
+  const e = error as { message?: unknown; _tag?: unknown; type?: unknown; code?: unknown; status?: unknown } | null
+  const message = typeof e?.message === "string" ? e.message : String(error)
+  const type = typeof e?.type === "string" ? e.type : typeof e?._tag === "string" ? e._tag : "error"
+  const code =
+    typeof e?.code === "string" || typeof e?.code === "number"
+      ? e.code
+      : typeof e?.status === "number"
+        ? e.status
+        : null
+  return { message, type, code }
 }

@@ -17,6 +17,8 @@ export type { ResponseResult } from "./accumulateResponses.ts"
 /** @since 0.3.0 */
 export type { TranscriptResult } from "./accumulateTranscription.ts"
 /** @since 0.3.0 */
+export { errorObject } from "./apiError.ts"
+/** @since 0.3.0 */
 export type { ByteStream } from "./byteStream.ts"
 /** @since 0.3.0 */
 export { type Codec, forOneStream, guardedCodec, unchanged } from "./codec.ts"
