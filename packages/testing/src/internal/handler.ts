@@ -37,6 +37,8 @@ import {
   transcriptionBody,
   transcriptionFrames,
 } from "./transcriptions.ts"
+import { embeddingsBody } from "./embeddings.ts"
+import { imagesBody } from "./images.ts"
 import { DEFAULT_MODELS, detokenizeBody, modelsBody, tokenizeBody } from "./utility.ts"
 import { isObject, type Json } from "./validate.ts"
 
@@ -227,6 +229,15 @@ export class MockCore {
       created: Math.floor(this.recorder.clock() / 1000),
       model,
     }
+    if (route.api === "embeddings") {
+      const read = embeddingsBody(parsed, meta)
+      return respond(read.ok ? jsonResponse(read.body) : unprocessable(read.issues))
+    }
+    if (route.api === "images-generations" || route.api === "images-edits") {
+      const op = route.api === "images-edits" ? "edits" : "generations"
+      const read = imagesBody(parsed, container ? "container" : "dedicated", op)
+      return respond(read.ok ? jsonResponse(read.body) : unprocessable(read.issues))
+    }
 
     let stream: boolean
     let frames: () => ReturnType<typeof completionsFrames>
@@ -337,6 +348,7 @@ const ID_PREFIXES: Partial<Record<Route["api"], string>> = {
   responses: "resp_",
   messages: "msg_",
   transcriptions: "tr_",
+  embeddings: "embd-",
 }
 
 const jsonResponse = (body: Json): Response =>
