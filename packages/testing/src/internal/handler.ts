@@ -7,6 +7,7 @@ import { type BodyContext, jsonBody, sleep, sseBody } from "./body.ts"
 import { chatBody, chatFrames, readChat } from "./chat.ts"
 import { completionsBody, completionsFrames, type ResponseMeta, readCompletions } from "./completions.ts"
 import { control } from "./control.ts"
+import { embeddingsBody } from "./embeddings.ts"
 import {
   badFault,
   injectedStatus,
@@ -25,6 +26,7 @@ import {
   type FaultPlan,
   FaultSpecError,
 } from "./faults.ts"
+import { imagesBody } from "./images.ts"
 import { messagesBody, messagesFailure, messagesFrames, readMessages } from "./messages.ts"
 import { hashString, mixSeeds } from "./prng.ts"
 import { Recorder } from "./records.ts"
@@ -37,8 +39,6 @@ import {
   transcriptionBody,
   transcriptionFrames,
 } from "./transcriptions.ts"
-import { embeddingsBody } from "./embeddings.ts"
-import { imagesBody } from "./images.ts"
 import { DEFAULT_MODELS, detokenizeBody, modelsBody, tokenizeBody } from "./utility.ts"
 import { isObject, type Json } from "./validate.ts"
 
