@@ -10,6 +10,7 @@ import type {
   SharedV4Warning,
 } from "@ai-sdk/provider"
 import type { FriendliClient } from "@friendli-stream/client"
+import { embeddingsOf } from "@friendli-stream/client/provider"
 import type * as HttpClient from "effect/http/HttpClient"
 import { type CallSettings, resolveForCall, runCreate } from "./call.ts"
 
@@ -21,15 +22,6 @@ export interface ModelConfig {
 }
 
 const PATH = "/v1/embeddings"
-
-/** A vector as Friendli sent it: floats, or little-endian float32 bytes in base64. */
-export const vectorOf = (embedding: ReadonlyArray<number> | string): Array<number> => {
-  if (typeof embedding !== "string") return [...embedding]
-  const binary = atob(embedding)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return Array.from(new Float32Array(bytes.buffer, 0, Math.floor(bytes.length / 4)))
-}
 
 /** A Friendli embedding model of the AI SDK's specification v4. */
 export class FriendliEmbeddingModel implements EmbeddingModelV4 {
@@ -69,10 +61,10 @@ export class FriendliEmbeddingModel implements EmbeddingModelV4 {
       },
       (client) => client.embeddings.create(request),
     )
-    const byIndex = [...value.data].sort((a, b) => a.index - b.index)
+    const { vectors, tokens } = embeddingsOf(value)
     return {
-      embeddings: byIndex.map((d) => vectorOf(d.embedding)),
-      usage: { tokens: value.usage.prompt_tokens },
+      embeddings: vectors,
+      usage: { tokens },
       warnings,
       response: { headers, body: value },
     }
