@@ -11,7 +11,7 @@ import type * as Core from "@friendli-stream/core"
  */
 export const vectorOf = (embedding: ReadonlyArray<number> | string): Array<number> => {
   if (typeof embedding !== "string") return [...embedding]
-  const binary = atob(embedding)
+  const binary = (globalThis as unknown as { atob(data: string): string }).atob(embedding)
   const bytes = new Uint8Array(binary.length - (binary.length % 4))
   for (let i = 0; i < bytes.length; i++) bytes[i] = binary.charCodeAt(i)
   return Array.from(new Float32Array(bytes.buffer))
