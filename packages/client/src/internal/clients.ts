@@ -14,6 +14,7 @@ import type { AbortSignalInput, PromiseClientOf } from "../PromiseClient.ts"
 import { ResponseBody, type ResponseBodyReader } from "../ResponseBody.ts"
 import { effectClientOf, promiseMethodsOf, type Table } from "./apis.ts"
 import { makeEngine } from "./engine.ts"
+import { telemetryLayer } from "./otel.ts"
 import { type Accumulator, EffectStreamHandle, runOrThrow } from "./handle.ts"
 
 /**
@@ -73,7 +74,7 @@ export const promiseClientOf = <T extends Table>(
         ),
       ),
       httpClient,
-    ),
+    ).pipe(Layer.provideMerge(telemetryLayer(options.telemetry))),
   )
   const methods = promiseMethodsOf(table, {
     stream: (entry, stream, o) => {

@@ -1,0 +1,90 @@
+/**
+ * OpenTelemetry's API (`@opentelemetry/api`) under the client's Effect telemetry: an Effect `Tracer` whose spans
+ * are OpenTelemetry spans of the caller's `Tracer`, and a recorder onto the caller's `Meter`. Both are structural:
+ * nothing of `@opentelemetry/api` is imported, so nothing is loaded unless the caller passes its own tracer or meter.
+ */
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Tracer from "effect/Tracer"
+import type { OtelMeter, OtelSpan, OtelTracer, TelemetryOptions } from "../Telemetry.ts"
+import { Attr, type Attributes, type AttributeValue, type MetricKey, Metrics } from "./genAi.ts"
+import { CurrentGenAiRecorder, type GenAiRecorder } from "./telemetry.ts"
+
+/** OpenTelemetry's `SpanKind` values. */
+const SPAN_KIND: Record<Tracer.SpanKind, number> = { internal: 0, server: 1, client: 2, producer: 3, consumer: 4 }
+/** OpenTelemetry's `SpanStatusCode.ERROR`. */
+const STATUS_ERROR = 2
+
+/** Epoch nanoseconds as OpenTelemetry's `HrTime`. */
+const hrTime = (nanos: bigint): [number, number] => [Number(nanos / 1_000_000_000n), Number(nanos % 1_000_000_000n)]
+
+const isAttributeValue = (u: unknown): u is AttributeValue =>
+  typeof u === "string" ||
+  typeof u === "number" ||
+  typeof u === "boolean" ||
+  (Array.isArray(u) && u.every((x) => typeof x === "string"))
+
+/** An Effect span that is also an OpenTelemetry span: attributes and the end go to both. */
+class BridgeSpan extends Tracer.NativeSpan {
+  private readonly otel: OtelSpan
+  private errorType: string | undefined
+
+  constructor(options: ConstructorParameters<typeof Tracer.NativeSpan>[0], otel: OtelSpan) {
+    super(options)
+    this.otel = otel
+  }
+
+  override attribute(key: string, value: unknown): void {
+    if (this.status._tag === "Ended") return
+    super.attribute(key, value)
+    if (key === Attr.errorType && typeof value === "string") this.errorType = value
+    if (isAttributeValue(value)) this.otel.setAttribute(key, value)
+  }
+
+  override end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
+    if (this.status._tag === "Ended") return
+    super.end(endTime, exit)
+    if (this.errorType !== undefined || Exit.isFailure(exit)) {
+      this.otel.setStatus({ code: STATUS_ERROR, message: this.errorType ?? "failure" })
+    }
+    this.otel.end(hrTime(endTime))
+  }
+}
+
+/** An Effect `Tracer` making its spans with an OpenTelemetry `Tracer` (the parent: OpenTelemetry's active context). */
+export const bridgeTracer = (tracer: OtelTracer): Tracer.Tracer =>
+  Tracer.make({
+    span: (options) =>
+      new BridgeSpan(
+        options,
+        tracer.startSpan(options.name, { kind: SPAN_KIND[options.kind], startTime: hrTime(options.startTime) }),
+      ),
+  })
+
+/** A recorder onto an OpenTelemetry `Meter`: one histogram per metric, with the conventions' unit and buckets. */
+export const meterRecorder = (meter: OtelMeter): GenAiRecorder => {
+  const histograms = {} as Record<MetricKey, ReturnType<OtelMeter["createHistogram"]>>
+  for (const key of Object.keys(Metrics) as Array<MetricKey>) {
+    const spec = Metrics[key]
+    histograms[key] = meter.createHistogram(spec.name, {
+      description: spec.description,
+      unit: spec.unit,
+      advice: { explicitBucketBoundaries: [...spec.boundaries] },
+    })
+  }
+  return { record: (key: MetricKey, value: number, attributes: Attributes) => histograms[key].record(value, attributes) }
+}
+
+const isEffectTracer = (t: OtelTracer | Tracer.Tracer): t is Tracer.Tracer =>
+  typeof (t as Partial<Tracer.Tracer>).span === "function"
+
+/** The layer that sends a client's telemetry where `options` say (nothing: Effect's tracer and `Metric`). */
+export const telemetryLayer = (options: TelemetryOptions | undefined): Layer.Layer<never> => {
+  const layers: Array<Layer.Layer<never>> = []
+  const tracer = options?.tracer
+  if (tracer !== undefined) {
+    layers.push(Layer.succeed(Tracer.Tracer, isEffectTracer(tracer) ? tracer : bridgeTracer(tracer)))
+  }
+  if (options?.meter !== undefined) layers.push(Layer.succeed(CurrentGenAiRecorder, meterRecorder(options.meter)))
+  return layers.length === 0 ? Layer.empty : Layer.mergeAll(...(layers as [Layer.Layer<never>]))
+}
