@@ -32,7 +32,7 @@ import { telemetryLayer } from "./internal/otel.ts"
  *
  * @since 0.3.0
  */
-export type OtelAttributeValue = string | number | boolean | ReadonlyArray<string>
+export type OtelAttributeValue = string | number | boolean | Array<string>
 
 /**
  * The part of an OpenTelemetry `Span` (`@opentelemetry/api`) the client uses.

@@ -5,7 +5,7 @@ import * as Metric from "effect/Metric"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
-import { FriendliClient, Telemetry } from "../src/index.ts"
+import { FriendliClient, type Telemetry } from "../src/index.ts"
 import {
   type Answer,
   BASE,
@@ -75,7 +75,10 @@ describe("telemetry by the GenAI conventions (Effect client)", () => {
     assert.equal(spans.length, 1)
     const span = spans[0]!
     const http = all.filter((s) => s !== span)
-    assert.ok(http.length > 0 && http.every((s) => s.parent._tag === "Some" && s.parent.value === span), "the HTTP attempt is a child")
+    assert.ok(
+      http.length > 0 && http.every((s) => s.parent._tag === "Some" && s.parent.value === span),
+      "the HTTP attempt is a child",
+    )
     assert.equal(span.name, "text_completion m")
     assert.equal(span.kind, "client")
     const attrs = Object.fromEntries(span.attributes)
@@ -126,13 +129,10 @@ describe("telemetry by the GenAI conventions (Effect client)", () => {
     )
     assert.equal(duration!.state.count, 1)
     const tokens = histogramsNamed(snapshot, "gen_ai.client.token.usage")
-    assert.deepEqual(
-      tokens.map((t) => [t.attributes?.["gen_ai.token.type"], t.attributes?.unit, t.state.sum]).sort(),
-      [
-        ["input", "{token}", 3],
-        ["output", "{token}", 2],
-      ],
-    )
+    assert.deepEqual(tokens.map((t) => [t.attributes?.["gen_ai.token.type"], t.attributes?.unit, t.state.sum]).sort(), [
+      ["input", "{token}", 3],
+      ["output", "{token}", 2],
+    ])
     assert.deepEqual(tokens[0]!.state.buckets.map(([b]) => b).filter(Number.isFinite), TOKENS)
     const [ttfc] = histogramsNamed(snapshot, "gen_ai.client.operation.time_to_first_chunk")
     assert.equal(ttfc!.state.count, 1)
@@ -147,10 +147,21 @@ describe("telemetry by the GenAI conventions (Effect client)", () => {
     const final = {
       ...chatChunkWire({}, null),
       choices: [],
-      usage: { prompt_tokens: 4, completion_tokens: 9, total_tokens: 13, completion_tokens_details: { reasoning_tokens: 6 } },
+      usage: {
+        prompt_tokens: 4,
+        completion_tokens: 9,
+        total_tokens: 13,
+        completion_tokens_details: { reasoning_tokens: 6 },
+      },
     }
     const { spans } = await runEffect(
-      [sse([chatChunkWire({ role: "assistant", reasoning_content: "hm" }), chatChunkWire({ content: "ok" }, "stop"), final])],
+      [
+        sse([
+          chatChunkWire({ role: "assistant", reasoning_content: "hm" }),
+          chatChunkWire({ content: "ok" }, "stop"),
+          final,
+        ]),
+      ],
       (c) => c.chat.stream({ model: "meta-llama-3.1-8b-instruct", messages: [{ role: "user", content: "hi" }] }),
     )
     const attrs = Object.fromEntries(spans[0]!.attributes)
@@ -253,20 +264,19 @@ const memoryOtel = () => {
 describe("telemetry by the GenAI conventions (Promise client, OpenTelemetry API)", () => {
   it("reports a stream to an OpenTelemetry tracer and meter with the conventions' names, units and buckets", async () => {
     const otel = memoryOtel()
-    const { client } = fakeServerClient([sse(completionStream)], { telemetry: { tracer: otel.tracer, meter: otel.meter } })
+    const { client } = fakeServerClient([sse(completionStream)], {
+      telemetry: { tracer: otel.tracer, meter: otel.meter },
+    })
     for await (const _ of client.completions.stream(request)) {
       // read to the end
     }
     await client.close()
-    assert.deepEqual(
-      otel.histograms.map((h) => [h.name, h.unit]).sort(),
-      [
-        ["gen_ai.client.operation.duration", "s"],
-        ["gen_ai.client.operation.time_per_output_chunk", "s"],
-        ["gen_ai.client.operation.time_to_first_chunk", "s"],
-        ["gen_ai.client.token.usage", "{token}"],
-      ],
-    )
+    assert.deepEqual(otel.histograms.map((h) => [h.name, h.unit]).sort(), [
+      ["gen_ai.client.operation.duration", "s"],
+      ["gen_ai.client.operation.time_per_output_chunk", "s"],
+      ["gen_ai.client.operation.time_to_first_chunk", "s"],
+      ["gen_ai.client.token.usage", "{token}"],
+    ])
     for (const h of otel.histograms) assert.deepEqual(h.boundaries, h.unit === "s" ? SECONDS : TOKENS, h.name)
     const genAi = otel.spans.filter((s) => s.attributes["gen_ai.operation.name"] !== undefined)
     assert.equal(genAi.length, 1)

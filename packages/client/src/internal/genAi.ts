@@ -100,9 +100,9 @@ export const operationOf = (path: string): string | undefined => {
 /** `server.address` and `server.port` of a base URL (the port its scheme's default when it names none). */
 export const serverOf = (baseURL: string): Attributes => {
   try {
-    const url = new (globalThis as unknown as { URL: new (u: string) => { hostname: string; port: string; protocol: string } }).URL(
-      baseURL,
-    )
+    const url = new (
+      globalThis as unknown as { URL: new (u: string) => { hostname: string; port: string; protocol: string } }
+    ).URL(baseURL)
     const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port)
     return { [Attr.serverAddress]: url.hostname.replace(/^\[|\]$/g, ""), [Attr.serverPort]: port }
   } catch {

@@ -6,7 +6,7 @@
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Tracer from "effect/Tracer"
-import type { OtelMeter, OtelSpan, OtelTracer, TelemetryOptions } from "../Telemetry.ts"
+import type { OtelAttributeValue, OtelMeter, OtelSpan, OtelTracer, TelemetryOptions } from "../Telemetry.ts"
 import { Attr, type Attributes, type AttributeValue, type MetricKey, Metrics } from "./genAi.ts"
 import { CurrentGenAiRecorder, type GenAiRecorder } from "./telemetry.ts"
 
@@ -38,7 +38,7 @@ class BridgeSpan extends Tracer.NativeSpan {
     if (this.status._tag === "Ended") return
     super.attribute(key, value)
     if (key === Attr.errorType && typeof value === "string") this.errorType = value
-    if (isAttributeValue(value)) this.otel.setAttribute(key, value)
+    if (isAttributeValue(value)) this.otel.setAttribute(key, value as OtelAttributeValue)
   }
 
   override end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
@@ -72,7 +72,10 @@ export const meterRecorder = (meter: OtelMeter): GenAiRecorder => {
       advice: { explicitBucketBoundaries: [...spec.boundaries] },
     })
   }
-  return { record: (key: MetricKey, value: number, attributes: Attributes) => histograms[key].record(value, attributes) }
+  return {
+    record: (key: MetricKey, value: number, attributes: Attributes) =>
+      histograms[key].record(value, attributes as Readonly<Record<string, OtelAttributeValue>>),
+  }
 }
 
 const isEffectTracer = (t: OtelTracer | Tracer.Tracer): t is Tracer.Tracer =>

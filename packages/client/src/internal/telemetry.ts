@@ -71,8 +71,8 @@ const record = (
   value: number,
   attributes: Attributes,
 ): void => {
-  if (recorder !== undefined) return recorder.record(key, value, attributes)
-  Metric.withAttributes(histograms[key], textAttributes(attributes)).updateUnsafe(value, context)
+  if (recorder !== undefined) recorder.record(key, value, attributes)
+  else Metric.withAttributes(histograms[key], textAttributes(attributes)).updateUnsafe(value, context)
 }
 
 /** What is known of one request before it is sent. */
