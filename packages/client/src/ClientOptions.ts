@@ -6,8 +6,8 @@
 
 import type { DeploymentKind } from "@friendli-stream/core"
 import type * as Redacted from "effect/Redacted"
-import type { TelemetryOptions } from "./Telemetry.ts"
 import { DEFAULTS, resolveClientOptions as resolve } from "./internal/options.ts"
+import type { TelemetryOptions } from "./Telemetry.ts"
 
 /**
  * How the client reaches and talks to the server. Every member is optional.

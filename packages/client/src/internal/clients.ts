@@ -14,8 +14,8 @@ import type { AbortSignalInput, PromiseClientOf } from "../PromiseClient.ts"
 import { ResponseBody, type ResponseBodyReader } from "../ResponseBody.ts"
 import { effectClientOf, promiseMethodsOf, type Table } from "./apis.ts"
 import { makeEngine } from "./engine.ts"
-import { telemetryLayer } from "./otel.ts"
 import { type Accumulator, EffectStreamHandle, runOrThrow } from "./handle.ts"
+import { telemetryLayer } from "./otel.ts"
 
 /**
  * The Effect client of a table: its options, and each entry's methods; `bodyOf` reads the bodies of streamed
