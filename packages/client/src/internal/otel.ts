@@ -73,8 +73,11 @@ export const meterRecorder = (meter: OtelMeter): GenAiRecorder => {
     })
   }
   return {
-    record: (key: MetricKey, value: number, attributes: Attributes) =>
-      histograms[key].record(value, attributes as Readonly<Record<string, OtelAttributeValue>>),
+    histogram: (key: MetricKey, attributes: Attributes) => {
+      const histogram = histograms[key]
+      const attrs = attributes as Readonly<Record<string, OtelAttributeValue>>
+      return (value: number) => histogram.record(value, attrs)
+    },
   }
 }
 

@@ -31,22 +31,13 @@ import {
   responseAttributes,
 } from "./genAi.ts"
 
-/** Where the client records its metrics: one histogram value with its attributes. */
+/**
+ * Where the client records its metrics: `histogram(key, attributes)` is the series of one metric with those
+ * attributes, bound once (per stream) so that recording a value is cheap.
+ */
 export interface GenAiRecorder {
-  readonly record: (key: MetricKey, value: number, attributes: Attributes) => void
+  readonly histogram: (key: MetricKey, attributes: Attributes) => (value: number) => void
 }
-
-const histograms = Object.fromEntries(
-  Object.entries(Metrics).map(([key, spec]) => [
-    key,
-    Metric.histogram(spec.name, {
-      description: spec.description,
-      boundaries: spec.boundaries,
-      // Effect's OTLP exporter reads a metric's unit from its `unit` attribute.
-      attributes: { unit: spec.unit },
-    }),
-  ]),
-) as Record<MetricKey, Metric.Histogram<number>>
 
 /** Effect metric attributes are text. */
 const textAttributes = (attributes: Attributes): Record<string, string> => {
@@ -54,6 +45,23 @@ const textAttributes = (attributes: Attributes): Record<string, string> => {
   for (const [k, v] of Object.entries(attributes)) out[k] = Array.isArray(v) ? v.join(",") : String(v)
   return out
 }
+
+/**
+ * Effect's `Metric`, in the registry of `context`. Each series is a histogram with its attributes fixed (the
+ * registry finds it by a key computed once), and the unit in its `unit` attribute, where Effect's OTLP exporter
+ * reads a metric's unit.
+ */
+const effectRecorder = (context: Context.Context<never>): GenAiRecorder => ({
+  histogram: (key, attributes) => {
+    const spec = Metrics[key]
+    const metric = Metric.histogram(spec.name, {
+      description: spec.description,
+      boundaries: spec.boundaries,
+      attributes: { unit: spec.unit, ...textAttributes(attributes) },
+    })
+    return (value) => metric.updateUnsafe(value, context)
+  },
+})
 
 /**
  * The recorder in force: `undefined` records with Effect's `Metric` (the default); the Promise client's
@@ -64,16 +72,11 @@ export const CurrentGenAiRecorder = Context.Reference<GenAiRecorder | undefined>
   { defaultValue: () => undefined },
 )
 
-const record = (
-  recorder: GenAiRecorder | undefined,
-  context: Context.Context<never>,
-  key: MetricKey,
-  value: number,
-  attributes: Attributes,
-): void => {
-  if (recorder !== undefined) recorder.record(key, value, attributes)
-  else Metric.withAttributes(histograms[key], textAttributes(attributes)).updateUnsafe(value, context)
-}
+/** The recorder of the running fiber. */
+const currentRecorder = Effect.map(
+  Effect.context<never>(),
+  (context) => Context.get(context, CurrentGenAiRecorder) ?? effectRecorder(context),
+)
 
 /** What is known of one request before it is sent. */
 export interface RequestTelemetry {
@@ -109,8 +112,7 @@ const seconds = (nanos: bigint): number => Number(nanos) / 1e9
 const finish = (
   t: RequestTelemetry,
   span: Tracer.Span,
-  recorder: GenAiRecorder | undefined,
-  context: Context.Context<never>,
+  recorder: GenAiRecorder,
   observed: Observed,
   errorType: string | undefined,
   start: bigint,
@@ -122,18 +124,15 @@ const finish = (
   span.end(end, exit)
   const attrs: Record<string, string | number | boolean | ReadonlyArray<string>> = { ...t.metricAttributes }
   if (observed.model !== undefined) attrs[Attr.responseModel] = observed.model
-  record(
-    recorder,
-    context,
+  recorder.histogram(
     "operationDuration",
-    seconds(end - start),
     errorType === undefined ? attrs : { ...attrs, [Attr.errorType]: errorType },
-  )
+  )(seconds(end - start))
   if (observed.inputTokens !== undefined) {
-    record(recorder, context, "tokenUsage", observed.inputTokens, { ...attrs, [Attr.tokenType]: "input" })
+    recorder.histogram("tokenUsage", { ...attrs, [Attr.tokenType]: "input" })(observed.inputTokens)
   }
   if (observed.outputTokens !== undefined) {
-    record(recorder, context, "tokenUsage", observed.outputTokens, { ...attrs, [Attr.tokenType]: "output" })
+    recorder.histogram("tokenUsage", { ...attrs, [Attr.tokenType]: "output" })(observed.outputTokens)
   }
 }
 
@@ -156,8 +155,7 @@ export const instrumentStream = <A, E, R>(
   return Stream.fromChannel(
     Channel.fromTransform((_: unknown, scope: Scope.Scope) =>
       Effect.gen(function* () {
-        const context = yield* Effect.context<never>()
-        const recorder = yield* CurrentGenAiRecorder
+        const recorder = yield* currentRecorder
         const clock = yield* Clock.Clock
         // The span starts before the request is sent: the attempts (and their HTTP spans) are inside it.
         const span = yield* Effect.makeSpan(t.spanName, { kind: "client", attributes: t.attributes })
@@ -172,7 +170,7 @@ export const instrumentStream = <A, E, R>(
             if (errorType === undefined && !ended) {
               errorType = Exit.isFailure(exit) ? failureType(exit.cause) : CANCELLED
             }
-            finish(t, span, recorder, context, observed, errorType, start, end, exit)
+            finish(t, span, recorder, observed, errorType, start, end, exit)
           }),
         )
         const onError = Effect.onError((cause: Cause.Cause<unknown>) =>
@@ -181,23 +179,26 @@ export const instrumentStream = <A, E, R>(
             else errorType = failureType(cause)
           }),
         )
-        const attrs: Record<string, string | number> = { ...(t.metricAttributes as Record<string, string | number>) }
+        let perChunk: ((value: number) => void) | undefined
         const pull = yield* Channel.toPullScoped(stream.channel, scope).pipe(Effect.withParentSpan(span), onError)
         return pull.pipe(
           Effect.map((batch) => {
             const now = clock.currentTimeNanosUnsafe()
             for (const item of batch) {
               observe(observed, item)
-              if (observed.model !== undefined && attrs[Attr.responseModel] === undefined) {
-                attrs[Attr.responseModel] = observed.model
-              }
-              if (last === undefined) {
+              if (perChunk === undefined) {
+                // The first chunk: its model (when it names one) is the response model of the chunk metrics.
+                const attrs =
+                  observed.model === undefined
+                    ? t.metricAttributes
+                    : { ...t.metricAttributes, [Attr.responseModel]: observed.model }
                 const ttfc = seconds(now - start)
                 span.attribute(Attr.responseTimeToFirstChunk, ttfc)
-                record(recorder, context, "timeToFirstChunk", ttfc, attrs)
+                recorder.histogram("timeToFirstChunk", attrs)(ttfc)
+                perChunk = recorder.histogram("timePerOutputChunk", attrs)
               } else {
                 // Items decoded from one read arrive together: the first of them carries the wait, the rest 0.
-                record(recorder, context, "timePerOutputChunk", seconds(now - last), attrs)
+                perChunk(seconds(now - (last as bigint)))
               }
               last = now
             }
@@ -218,15 +219,14 @@ export const instrumentCreate = <A, E, R>(
 ): Effect.Effect<A, E, R> => {
   if (t === undefined) return effect
   return Effect.gen(function* () {
-    const context = yield* Effect.context<never>()
-    const recorder = yield* CurrentGenAiRecorder
+    const recorder = yield* currentRecorder
     const clock = yield* Clock.Clock
     const span = yield* Effect.makeSpan(t.spanName, { kind: "client", attributes: t.attributes })
     const exit = yield* Effect.exit(Effect.withParentSpan(effect, span))
     const observed = emptyObserved()
     if (Exit.isSuccess(exit)) observe(observed, exit.value)
     const errorType = Exit.isFailure(exit) ? failureType(exit.cause) : undefined
-    finish(t, span, recorder, context, observed, errorType, span.status.startTime, clock.currentTimeNanosUnsafe(), exit)
+    finish(t, span, recorder, observed, errorType, span.status.startTime, clock.currentTimeNanosUnsafe(), exit)
     return yield* exit
   })
 }
