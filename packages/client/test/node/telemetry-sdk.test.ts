@@ -1,11 +1,19 @@
-// The Promise client's telemetry through the real OpenTelemetry SDK (api 1.9, sdk-trace-base and sdk-metrics 2.12):
-// an in-memory span exporter and a metric reader see the GenAI conventions' names, units and buckets.
+// The client's telemetry through the real OpenTelemetry SDK (api 1.9, sdk-trace-base and sdk-metrics 2.12): the
+// Promise client's `telemetry` option, and the Effect client under @effect/opentelemetry's NodeSdk. An in-memory span
+// exporter and a metric reader see the GenAI conventions' names, units and buckets.
 import assert from "node:assert/strict"
+import * as OtelMetrics from "@effect/opentelemetry/OtelMetrics"
+import * as OtelTracer from "@effect/opentelemetry/OtelTracer"
+import * as Resource from "@effect/opentelemetry/Resource"
 import { describe, it } from "@friendli-stream/test-harness"
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api"
 import { DataPointType, type HistogramMetricData, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics"
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
-import { BASE, completionChunkWire as chunk, fakeServerClient, json, sse } from "../client-support.ts"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import { FriendliClient } from "../../src/index.ts"
+import { BASE, completionChunkWire as chunk, fakeServer, fakeServerClient, json, sse } from "../client-support.ts"
 
 const SECONDS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
 const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
@@ -85,5 +93,41 @@ describe("telemetry through the OpenTelemetry SDK", () => {
     assert.equal(span.attributes["error.type"], "ServerError")
     const duration = (await otel.histograms()).find((m) => m.descriptor.name === "gen_ai.client.operation.duration")!
     assert.equal(duration.dataPoints[0]!.attributes["error.type"], "ServerError")
+  })
+})
+
+describe("the Effect client's telemetry through @effect/opentelemetry", () => {
+  it("exports the client span and the histograms with the conventions' names and units through its tracer and metrics", async () => {
+    const spans = new InMemorySpanExporter()
+    const reader = new TestReader()
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] })
+    const sdkLayer = Layer.mergeAll(
+      OtelTracer.layer.pipe(Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider))),
+      OtelMetrics.layer(() => reader),
+    ).pipe(Layer.provide(Resource.layer({ serviceName: "test" })))
+    const server = fakeServer(sse([chunk("Hel"), chunk("lo"), chunk("", "stop"), chunk("", "none", usage)]))
+    // the reader is read before the layer (and the reader with it) shuts down
+    const metrics = await Effect.runPromise(
+      Effect.gen(function* () {
+        const client = yield* FriendliClient.FriendliClient
+        yield* Stream.runDrain(client.completions.stream(request))
+        const { resourceMetrics } = yield* Effect.promise(() => reader.collect())
+        return resourceMetrics.scopeMetrics.flatMap((s) => s.metrics)
+      }).pipe(
+        Effect.provide(FriendliClient.layer({ token: "t", baseURL: BASE })),
+        Effect.provide(server.layer),
+        Effect.provide(sdkLayer),
+      ),
+    )
+    const span = spans.getFinishedSpans().find((s) => s.attributes["gen_ai.operation.name"] !== undefined)
+    assert.ok(span !== undefined, "the GenAI span was exported")
+    assert.equal(span.name, "text_completion m")
+    assert.equal(span.kind, SpanKind.CLIENT)
+    assert.equal(span.attributes["gen_ai.usage.output_tokens"], 2)
+    const units = new Map(metrics.map((m) => [m.descriptor.name, m.descriptor.unit]))
+    assert.equal(units.get("gen_ai.client.operation.duration"), "s")
+    assert.equal(units.get("gen_ai.client.operation.time_to_first_chunk"), "s")
+    assert.equal(units.get("gen_ai.client.operation.time_per_output_chunk"), "s")
+    assert.equal(units.get("gen_ai.client.token.usage"), "{token}")
   })
 })
