@@ -46,6 +46,8 @@ export interface OtelSpan {
   setStatus(status: { code: number; message?: string }): unknown
   /** Ends the span at `endTime` (`[seconds, nanoseconds]` since the epoch). */
   end(endTime?: [number, number]): void
+  /** The span's trace and span ids. */
+  spanContext(): { readonly traceId: string; readonly spanId: string }
 }
 
 /**

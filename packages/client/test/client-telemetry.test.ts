@@ -249,6 +249,7 @@ const memoryOtel = () => {
         end: () => {
           span.ended = true
         },
+        spanContext: () => ({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: `b7ad6b71692033${spans.length}0` }),
       }
     },
   }
@@ -264,7 +265,7 @@ const memoryOtel = () => {
 describe("telemetry by the GenAI conventions (Promise client, OpenTelemetry API)", () => {
   it("reports a stream to an OpenTelemetry tracer and meter with the conventions' names, units and buckets", async () => {
     const otel = memoryOtel()
-    const { client } = fakeServerClient([sse(completionStream)], {
+    const { client, seen } = fakeServerClient([sse(completionStream)], {
       telemetry: { tracer: otel.tracer, meter: otel.meter },
     })
     for await (const _ of client.completions.stream(request)) {
@@ -278,9 +279,13 @@ describe("telemetry by the GenAI conventions (Promise client, OpenTelemetry API)
       ["gen_ai.client.token.usage", "{token}"],
     ])
     for (const h of otel.histograms) assert.deepEqual(h.boundaries, h.unit === "s" ? SECONDS : TOKENS, h.name)
-    const genAi = otel.spans.filter((s) => s.attributes["gen_ai.operation.name"] !== undefined)
-    assert.equal(genAi.length, 1)
-    const span = genAi[0]!
+    assert.equal(otel.spans.length, 1, "the GenAI span alone goes to OpenTelemetry (the HTTP attempt stays in Effect)")
+    const span = otel.spans[0]!
+    assert.equal(
+      seen[0]!.headers.traceparent,
+      "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203310-01",
+      "the request's traceparent names the OpenTelemetry span",
+    )
     assert.equal(span.name, "text_completion m")
     assert.equal(span.kind, 2, "SpanKind.CLIENT")
     assert.equal(span.ended, true)

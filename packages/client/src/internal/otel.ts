@@ -24,14 +24,27 @@ const isAttributeValue = (u: unknown): u is AttributeValue =>
   typeof u === "boolean" ||
   (Array.isArray(u) && u.every((x) => typeof x === "string"))
 
-/** An Effect span that is also an OpenTelemetry span: attributes and the end go to both. */
+type SpanOptions = ConstructorParameters<typeof Tracer.NativeSpan>[0]
+
+/**
+ * An Effect span that is also an OpenTelemetry span: attributes and the end go to both, and its ids are the
+ * OpenTelemetry span's (so that a `traceparent` sent under it names it).
+ */
 class BridgeSpan extends Tracer.NativeSpan {
   private readonly otel: OtelSpan
   private errorType: string | undefined
 
-  constructor(options: ConstructorParameters<typeof Tracer.NativeSpan>[0], otel: OtelSpan) {
+  constructor(options: SpanOptions, otel: OtelSpan) {
     super(options)
     this.otel = otel
+  }
+
+  override get traceId(): string {
+    return this.otel.spanContext().traceId
+  }
+
+  override get spanId(): string {
+    return this.otel.spanContext().spanId
   }
 
   override attribute(key: string, value: unknown): void {
@@ -51,14 +64,43 @@ class BridgeSpan extends Tracer.NativeSpan {
   }
 }
 
-/** An Effect `Tracer` making its spans with an OpenTelemetry `Tracer` (the parent: OpenTelemetry's active context). */
+/**
+ * A span under a bridged one (an HTTP attempt): not sent to OpenTelemetry, whose parent would be its active context
+ * rather than the bridged span; it carries the bridged span's ids, so that a `traceparent` sent under it names that.
+ */
+class InnerSpan extends Tracer.NativeSpan {
+  private readonly outer: Tracer.AnySpan
+
+  constructor(options: SpanOptions, outer: Tracer.AnySpan) {
+    super(options)
+    this.outer = outer
+  }
+
+  override get traceId(): string {
+    return this.outer.traceId
+  }
+
+  override get spanId(): string {
+    return this.outer.spanId
+  }
+}
+
+/**
+ * An Effect `Tracer` making its spans with an OpenTelemetry `Tracer` (their parent: OpenTelemetry's active context);
+ * the spans under them stay in Effect.
+ */
 export const bridgeTracer = (tracer: OtelTracer): Tracer.Tracer =>
   Tracer.make({
-    span: (options) =>
-      new BridgeSpan(
+    span: (options) => {
+      const parent = options.parent
+      if (parent._tag === "Some" && (parent.value instanceof BridgeSpan || parent.value instanceof InnerSpan)) {
+        return new InnerSpan(options, parent.value)
+      }
+      return new BridgeSpan(
         options,
         tracer.startSpan(options.name, { kind: SPAN_KIND[options.kind], startTime: hrTime(options.startTime) }),
-      ),
+      )
+    },
   })
 
 /** A recorder onto an OpenTelemetry `Meter`: one histogram per metric, with the conventions' unit and buckets. */

@@ -42,7 +42,7 @@ const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }
 describe("telemetry through the OpenTelemetry SDK", () => {
   it("exports a stream's client span and the four histograms with the conventions' names, units and buckets", async () => {
     const otel = sdk()
-    const { client } = fakeServerClient(
+    const { client, seen } = fakeServerClient(
       [sse([chunk("Hel"), chunk("lo"), chunk("", "stop"), chunk("", "none", usage)])],
       { telemetry: otel.telemetry },
     )
@@ -51,9 +51,11 @@ describe("telemetry through the OpenTelemetry SDK", () => {
     await client.close()
     assert.equal(text.join(""), "Hello")
 
-    const genAi = otel.spans.getFinishedSpans().filter((s) => s.attributes["gen_ai.operation.name"] !== undefined)
-    assert.equal(genAi.length, 1)
-    const span = genAi[0]!
+    const finished = otel.spans.getFinishedSpans()
+    assert.equal(finished.length, 1, "the GenAI span alone (the HTTP attempt stays in Effect)")
+    const span = finished[0]!
+    const { traceId, spanId } = span.spanContext()
+    assert.equal(seen[0]!.headers.traceparent, `00-${traceId}-${spanId}-01`, "the request's traceparent names it")
     assert.equal(span.name, "text_completion m")
     assert.equal(span.kind, SpanKind.CLIENT)
     assert.equal(span.status.code, SpanStatusCode.UNSET)
