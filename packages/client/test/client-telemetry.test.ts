@@ -201,6 +201,20 @@ describe("telemetry by the GenAI conventions (Effect client)", () => {
     assert.equal(spans[0]!.attributes.get("error.type"), "cancelled")
   })
 
+  it("ends the span of a create() interrupted before its answer with error.type cancelled", async () => {
+    const never: Answer = () => new Promise<Response>(() => {})
+    const { spans, snapshot, error } = await runEffect([never], (c) =>
+      Effect.timeoutOption(c.completions.create(request), "20 millis"),
+    )
+    assert.equal(error, undefined)
+    assert.equal(spans[0]!.status._tag, "Ended")
+    assert.equal(spans[0]!.attributes.get("error.type"), "cancelled")
+    assert.equal(
+      histogramsNamed(snapshot, "gen_ai.client.operation.duration")[0]!.attributes?.["error.type"],
+      "cancelled",
+    )
+  })
+
   it("reports create() with its span, duration and tokens, and no per-chunk metrics", async () => {
     const answer = {
       id: "cmpl-9",

@@ -81,10 +81,8 @@ const currentRecorder = Effect.map(
 /** What is known of one request before it is sent. */
 export interface RequestTelemetry {
   readonly spanName: string
-  /** The span's attributes at its start. */
+  /** The span's attributes at its start, which every metric of the request carries too. */
   readonly attributes: Attributes
-  /** The attributes of every metric of the request (the span's, but for request parameters). */
-  readonly metricAttributes: Attributes
 }
 
 /** The telemetry of a request to `path` on `server`; `undefined` when the endpoint is not a GenAI operation. */
@@ -102,7 +100,6 @@ export const requestTelemetry = (path: string, request: unknown, server: Attribu
   return {
     spanName: typeof model === "string" ? `${operation} ${model}` : operation,
     attributes: base,
-    metricAttributes: base,
   }
 }
 
@@ -122,7 +119,7 @@ const finish = (
   for (const [k, v] of Object.entries(responseAttributes(observed))) span.attribute(k, v)
   if (errorType !== undefined) span.attribute(Attr.errorType, errorType)
   span.end(end, exit)
-  const attrs: Record<string, string | number | boolean | ReadonlyArray<string>> = { ...t.metricAttributes }
+  const attrs: Record<string, string | number | boolean | ReadonlyArray<string>> = { ...t.attributes }
   if (observed.model !== undefined) attrs[Attr.responseModel] = observed.model
   recorder.histogram(
     "operationDuration",
@@ -190,8 +187,8 @@ export const instrumentStream = <A, E, R>(
                 // The first chunk: its model (when it names one) is the response model of the chunk metrics.
                 const attrs =
                   observed.model === undefined
-                    ? t.metricAttributes
-                    : { ...t.metricAttributes, [Attr.responseModel]: observed.model }
+                    ? t.attributes
+                    : { ...t.attributes, [Attr.responseModel]: observed.model }
                 const ttfc = seconds(now - start)
                 span.attribute(Attr.responseTimeToFirstChunk, ttfc)
                 recorder.histogram("timeToFirstChunk", attrs)(ttfc)
@@ -222,11 +219,16 @@ export const instrumentCreate = <A, E, R>(
     const recorder = yield* currentRecorder
     const clock = yield* Clock.Clock
     const span = yield* Effect.makeSpan(t.spanName, { kind: "client", attributes: t.attributes })
-    const exit = yield* Effect.exit(Effect.withParentSpan(effect, span))
-    const observed = emptyObserved()
-    if (Exit.isSuccess(exit)) observe(observed, exit.value)
-    const errorType = Exit.isFailure(exit) ? failureType(exit.cause) : undefined
-    finish(t, span, recorder, observed, errorType, span.status.startTime, clock.currentTimeNanosUnsafe(), exit)
-    return yield* exit
+    return yield* Effect.withParentSpan(effect, span).pipe(
+      // onExit: an interrupted request (an abort) ends its span too, with error.type `cancelled`.
+      Effect.onExit((exit) =>
+        Effect.sync(() => {
+          const observed = emptyObserved()
+          if (Exit.isSuccess(exit)) observe(observed, exit.value)
+          const errorType = Exit.isFailure(exit) ? failureType(exit.cause) : undefined
+          finish(t, span, recorder, observed, errorType, span.status.startTime, clock.currentTimeNanosUnsafe(), exit)
+        }),
+      ),
+    )
   })
 }
