@@ -69,7 +69,8 @@ export const withKeepAlive = <S extends ByteStream>(body: S, keepAliveMs: number
   return new Readable(
     {
       pull: async (controller) => {
-        const read = (pending ??= reader.read())
+        pending ??= reader.read()
+        const read = pending
         let timer: unknown
         const idle = new Promise<"idle">((resolve) => {
           timer = setTimer(() => resolve("idle"), keepAliveMs)
