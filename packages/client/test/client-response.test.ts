@@ -228,7 +228,7 @@ describe("StreamHandle.toResponse", () => {
   it("sends keep-alive comments inside a 200 while the first token is late (the mock's delay-first), then the same chunks", async () => {
     const mock = createMockFriendli({ faults: "delay-first:400" })
     const client = makePromiseClient(
-      FriendliClient.fetchHttpClient(((input: RequestInfo | URL, init?: RequestInit) =>
+      FriendliClient.fetchHttpClient(((input: string | URL | Request, init?: RequestInit) =>
         mock.fetch(new Request(input, init))) as typeof fetch),
       { ...options, baseURL: "http://mock.test/serverless" },
     )
