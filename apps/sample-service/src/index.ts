@@ -10,6 +10,9 @@
  *
  * @since 0.1.0
  */
+export * from "./cors.ts"
+export * from "./drain.ts"
 export * from "./handler.ts"
+export * from "./limits.ts"
 export * from "./start.ts"
 export * from "./streams.ts"
