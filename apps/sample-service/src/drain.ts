@@ -57,7 +57,7 @@ export class Drain {
  * @since 0.3.0
  */
 export const waitForStreams = async (open: OpenStreams, graceMs: number): Promise<boolean> => {
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let timer!: ReturnType<typeof setTimeout>
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), graceMs)
   })

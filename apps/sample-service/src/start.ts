@@ -32,6 +32,8 @@ export interface AppOptions {
   readonly model?: string | undefined
   /** The embedded mock's pacing (a fault spec); default the mock's `LIVE_PACING`. */
   readonly mockFaults?: string | undefined
+  /** The most requests the embedded mock remembers (default its 1,000). @since 0.3.0 */
+  readonly mockMaxRecords?: number | undefined
   /**
    * A Redis (`redis://[:password@]host:port`, redacted: it may hold a password) to keep the streams in, so that
    * every instance on it serves every stream; default none: the streams are kept in this process's memory.
@@ -143,7 +145,12 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     )
   }
   const mock =
-    options.token === undefined ? createMockFriendli({ faults: options.mockFaults ?? LIVE_PACING }) : undefined
+    options.token === undefined
+      ? createMockFriendli({
+          faults: options.mockFaults ?? LIVE_PACING,
+          ...(options.mockMaxRecords === undefined ? {} : { maxRecords: options.mockMaxRecords }),
+        })
+      : undefined
   const mockServer = mock === undefined ? undefined : await runtime.serveMock(mock)
   const baseURL = mockServer === undefined ? options.baseURL : `${mockServer.url}/serverless`
   const client = runtime.createClient({

@@ -44,7 +44,7 @@ const settledWithin = async <A>(
     (error: unknown) => ({ error }),
   )
   if (!(ms > 0)) return await settled
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let timer!: ReturnType<typeof setTimeout>
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), ms)
   })

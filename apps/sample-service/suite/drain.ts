@@ -2,6 +2,7 @@
 // Retry-After), the streams in flight end with [DONE] within the grace period, the rest after it with a typed
 // producer_lost end, and the process exits with 0.
 import assert from "node:assert/strict"
+import process from "node:process"
 import { describe, it } from "@friendli-stream/test-harness"
 import { endReasonOf, type Opened, readAll, readSome, start } from "./events.ts"
 import { type ServiceCommand, type ServiceProcess, startService } from "./processes.ts"
@@ -30,6 +31,14 @@ const inFlight = async (url: string, count: number, max_tokens: number): Promise
     }),
   )
 
+/**
+ * Sends SIGTERM by pid (Deno's `ChildProcess.kill(signal)` reports that signal as how the child ended, whatever it
+ * exited with).
+ */
+const sigterm = (service: ServiceProcess): void => {
+  process.kill(service.child.pid!, "SIGTERM")
+}
+
 const exitCode = async (service: ServiceProcess): Promise<number | null> => {
   await service.exited
   return service.child.exitCode
@@ -41,7 +50,7 @@ export const drainTests = (name: string, service: ServiceCommand): void => {
       const running = await startService(service, { MOCK_FAULTS: "delay:40", DRAIN_GRACE_MS: "30000" })
       try {
         const streams = await inFlight(running.url, 3, 12)
-        running.child.kill("SIGTERM")
+        sigterm(running)
         await printed(running, /SIGTERM: draining/)
         const refused = await post(running.url, { prompt: "too late" })
         assert.equal(refused.status, 503)
@@ -63,7 +72,7 @@ export const drainTests = (name: string, service: ServiceCommand): void => {
       try {
         await fetch(`${running.mockUrl}/_mock/faults`, { method: "POST", body: "stall:1" }).then((r) => r.text())
         const [stalled] = await inFlight(running.url, 1, 8)
-        running.child.kill("SIGTERM")
+        sigterm(running)
         const rest = await readAll(stalled!.events)
         assert.equal(endReasonOf(rest.at(-1)!), "producer_lost", JSON.stringify(rest.at(-1)))
         assert.equal(await exitCode(running), 0, running.output())

@@ -2,6 +2,7 @@
 // body too large, too slow, too many streams open) each with its status and JSON message, CORS, and a run of
 // thousands of streams with the mock's records bounded and the memory flat.
 import assert from "node:assert/strict"
+import process from "node:process"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import type { RunningApp } from "../src/index.ts"
 import type { AppUnderTest } from "./app.ts"
@@ -20,6 +21,17 @@ const eventually = async (check: () => Promise<boolean>, what: string, tries = 2
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   assert.fail(what)
+}
+
+/** A full garbage collection where the runtime offers one (Bun's `Bun.gc`, Node's `gc` through V8's flag); Deno has none. */
+const forcedGc = async (): Promise<(() => void) | undefined> => {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun
+  if (bun !== undefined) return () => bun.gc(true)
+  if ((globalThis as { Deno?: unknown }).Deno !== undefined) return undefined
+  const [v8, vm] = await Promise.all([import("node:v8"), import("node:vm")])
+  v8.setFlagsFromString("--expose-gc")
+  const gc = vm.runInNewContext("gc") as unknown
+  return typeof gc === "function" ? (gc as () => void) : undefined
 }
 
 export const hardeningTests = ({ name, startApp }: AppUnderTest): void => {
@@ -161,6 +173,52 @@ export const hardeningTests = ({ name, startApp }: AppUnderTest): void => {
       assert.match(res.headers.get("location") ?? "", /^\/v1\/stream\//)
       assert.equal((await readSse(res)).events.at(-1), "[DONE]")
     })
+  })
+
+  describe(`the ${name} app over many streams`, () => {
+    // 600 streams: each costs tens of ms of CPU on a loaded 2-core machine; a mock that remembers 100 requests shows
+    // its records bounded well before the end, and the heap is measured once they are full and again at the end.
+    it("keeps the mock's records bounded and its memory flat over 600 streams", async () => {
+      const app = await startApp({ port: 0, mockFaults: "", retentionMs: 50, mockMaxRecords: 100 })
+      const gc = await forcedGc()
+      const heap = () => {
+        gc?.()
+        return process.memoryUsage().heapUsed
+      }
+      try {
+        const run = async (count: number) => {
+          let next = 0
+          await Promise.all(
+            Array.from({ length: 16 }, async () => {
+              while (next < count) {
+                next++
+                const res = await post(app.url, { prompt: "load", max_tokens: 1 })
+                assert.equal((await readSse(res)).events.at(-1), "[DONE]")
+              }
+            }),
+          )
+        }
+        await run(1)
+        const first = app.mock!.lastRequest()!.id
+        await run(199)
+        const warm = heap()
+        const started = performance.now()
+        await run(400)
+        const ms = performance.now() - started
+        const after = heap()
+        const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`
+        console.log(
+          `measured: ${name} heap after 200 streams ${mib(warm)}, after 600 ${mib(after)} (${gc === undefined ? "no forced GC" : "after a GC"}); ${(ms / 400).toFixed(1)} ms a stream (16 at a time)`,
+        )
+        assert.equal(app.mock!.request(first), undefined, "the mock forgot its first record (maxRecords)")
+        // Without a forced collection (Deno) the heap holds garbage too: only the records are checked there.
+        if (gc !== undefined) {
+          assert.ok(after < warm + 16 * 1024 * 1024, `the heap grew from ${mib(warm)} to ${mib(after)} after a GC`)
+        }
+      } finally {
+        await app.close()
+      }
+    }, 240_000)
   })
 
   describe(`the ${name} app without CORS_ORIGINS`, () => {
