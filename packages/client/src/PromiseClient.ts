@@ -63,6 +63,13 @@ export type HeadersInput = HeadersInitLike
 export interface StreamResponseInit {
   /** @since 0.1.0 */
   readonly headers?: HeadersInput | undefined
+  /**
+   * How long the response may send nothing before a `: keep-alive` comment goes out (default 15 000 ms; 0: never).
+   * A first item that takes longer than this is waited for inside a `200` response.
+   *
+   * @since 0.3.0
+   */
+  readonly keepAliveMs?: number | undefined
 }
 
 /**
@@ -98,9 +105,12 @@ export interface StreamHandle<A, F> extends AsyncIterable<A> {
   toReadableStream(): GlobalReadableStream
   /**
    * Answers an HTTP request with the stream: waits for the first item, then resolves to a `200 text/event-stream`
-   * response (`cache-control: no-cache`) whose body is `toReadableStream()`'s server-sent events, passed on as they
-   * arrive, from that item on; a failure after it is the body's last event, `event: error`. A failure before the
-   * first item resolves to a JSON error instead, `{ "error": { "message", "type", "code" } }` (`type`: the error
+   * response (`SseResponse.HEADERS`: `cache-control: no-cache, no-transform`, `x-accel-buffering: no`) whose body is
+   * `toReadableStream()`'s server-sent events, passed on as they arrive, from that item on, with a `: keep-alive`
+   * comment whenever nothing went out for `init.keepAliveMs` (default 15 s); a failure after it is the body's last
+   * event, `event: error`. A first item that takes longer than `keepAliveMs` is waited for inside the `200` (keep-alives
+   * until it comes; a failure is then the body's `event: error`). A failure before the first item resolves to a JSON
+   * error instead, `{ "error": { "message", "type", "code" } }` (`type`: the error
    * class, `code`: the upstream status or code), with a status that says whose fault it was:
    *
    * | failure before the first item                               | status                                   |

@@ -24,6 +24,8 @@ export * as MessagesStream from "./MessagesStream.ts"
 export * as ResponsesStream from "./ResponsesStream.ts"
 /** @since 0.1.0 */
 export * as Sse from "./Sse.ts"
+/** @since 0.3.0 */
+export * as SseResponse from "./SseResponse.ts"
 /** @since 0.1.0 */
 export * from "./StreamError.ts"
 /** @since 0.1.0 */

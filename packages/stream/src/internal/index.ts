@@ -19,7 +19,7 @@ export type { TranscriptResult } from "./accumulateTranscription.ts"
 /** @since 0.3.0 */
 export { errorObject } from "./apiError.ts"
 /** @since 0.3.0 */
-export type { ByteStream } from "./byteStream.ts"
+export { type ByteStream, clearTimer, setTimer } from "./byteStream.ts"
 /** @since 0.3.0 */
 export { type Codec, forOneStream, guardedCodec, unchanged } from "./codec.ts"
 /** @since 0.3.0 */
