@@ -88,7 +88,7 @@ try {
       mkdirSync(folder)
       dir = (async () => {
         const t0 = Date.now()
-        await run("sh", ["-e", "-c", block], { cwd: folder, env, timeoutMs: 300_000 })
+        await run("sh", ["-e", "-c", block], { cwd: folder, env, timeoutMs: 600_000 })
         console.log(`readme-install: ${manager} install in ${folder} (${((Date.now() - t0) / 1000).toFixed(1)}s)`)
         return folder
       })()
@@ -115,7 +115,7 @@ try {
             : runtime === "bun"
               ? [join(BIN, "bun"), [program]]
               : [process.execPath, [program]]
-        const { stdout } = await run(command, args, { cwd: folder, env, timeoutMs: 60_000 })
+        const { stdout } = await run(command, args, { cwd: folder, env, timeoutMs: 300_000 })
         if (stdout.trim() === "") throw new Error(`${program} exited 0 but streamed no text`)
         console.log(`readme-install: ${label}: ${runtime} ${program} streamed ${JSON.stringify(stdout.trim())}`)
         passed++

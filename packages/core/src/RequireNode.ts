@@ -3,7 +3,8 @@
  * with one line naming the Node the packages need, instead of a stack trace from deep inside a dependency.
  *
  * Deno, Bun and Cloudflare Workers also have a `process.versions.node` (their Node compatibility level, not a Node):
- * the check is skipped there.
+ * the check is skipped there. The packages say `"sideEffects": false`, so a bundler drops the check (checked with
+ * esbuild): a bundle made for an old Node fails later, in whatever breaks first.
  *
  * @since 0.3.0
  */

@@ -47,7 +47,7 @@ export const publishable = (root = ROOT) => {
  * @param {{ cwd: string, timeoutMs?: number, env?: NodeJS.ProcessEnv }} options
  * @returns {Promise<{ stdout: string, stderr: string }>}
  */
-export const run = (command, args, { cwd, timeoutMs = 120_000, env = process.env }) =>
+export const run = (command, args, { cwd, timeoutMs = 600_000, env = process.env }) =>
   new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs })
     let stdout = ""
