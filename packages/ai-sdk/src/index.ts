@@ -4,6 +4,7 @@
  *
  * @since 0.2.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.2.0 */
 export * from "./FriendliProvider.ts"

@@ -4,6 +4,7 @@
  *
  * @since 0.3.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.1.0 */
 export * from "./ClientError.ts"

@@ -7,6 +7,8 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
+
 /**
  * Deployment kinds and their base URLs.
  *

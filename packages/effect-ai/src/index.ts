@@ -4,6 +4,7 @@
  *
  * @since 0.2.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.3.0 */
 export * as FriendliEmbeddingModel from "./FriendliEmbeddingModel.ts"

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.1.0 */
 export * from "./AsyncIterables.ts"

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
 import { once } from "node:events"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"

@@ -7,6 +7,7 @@
  *
  * @since 0.3.0
  */
+import "../internal/requireNode.ts"
 
 /** @since 0.3.0 */
 export { runOrThrow } from "../internal/handle.ts"

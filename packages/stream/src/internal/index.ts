@@ -7,6 +7,7 @@
  *
  * @since 0.3.0
  */
+import "./requireNode.ts"
 
 /** @since 0.3.0 */
 export type { ChatCompletion, Completion } from "./accumulate.ts"
