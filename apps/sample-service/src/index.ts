@@ -13,3 +13,4 @@
 export * from "./handler.ts"
 export * from "./start.ts"
 export * from "./streams.ts"
+export * from "./telemetry.ts"

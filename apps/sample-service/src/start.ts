@@ -3,13 +3,14 @@
  * runtime's own (its adapter's `createClient`, how it serves the mock, its HTTP server) comes in as functions.
  */
 
-import type { PromiseClient } from "@friendli-stream/client"
+import type { PromiseClient, Telemetry } from "@friendli-stream/client"
 import type { ResumableStore } from "@friendli-stream/resumable"
 import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-stream/testing"
 import type * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { makeHandler } from "./handler.ts"
 import { makeStreams } from "./streams.ts"
+import { otlpExport } from "./telemetry.ts"
 
 /**
  * Where a sample listens and where it streams from.
@@ -42,6 +43,11 @@ export interface AppOptions {
   readonly leaseMs?: number | undefined
   /** How long an ended stream can be resumed, in milliseconds (default 600 000). @since 0.3.0 */
   readonly retentionMs?: number | undefined
+  /**
+   * An OTLP/HTTP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, e.g. `http://127.0.0.1:4318`) to send the client's GenAI
+   * spans and metrics to; default none. @since 0.3.0
+   */
+  readonly otlpEndpoint?: string | undefined
 }
 
 /**
@@ -85,7 +91,11 @@ export interface SampleRuntime {
   /** The port when the options name none. */
   readonly defaultPort: number
   /** The runtime adapter's `createClient`. */
-  readonly createClient: (options: { readonly token: string; readonly baseURL?: string }) => PromiseClient
+  readonly createClient: (options: {
+    readonly token: string
+    readonly baseURL?: string
+    readonly telemetry?: Telemetry.TelemetryOptions
+  }) => PromiseClient
   /** Serves the mock on a free port of 127.0.0.1 (`serveDeno`, `serveBun`). */
   readonly serveMock: (mock: MockFriendli) => Promise<{ readonly url: string; close(): Promise<void> }>
   /**
@@ -123,9 +133,14 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     options.token === undefined ? createMockFriendli({ faults: options.mockFaults ?? LIVE_PACING }) : undefined
   const mockServer = mock === undefined ? undefined : await runtime.serveMock(mock)
   const baseURL = mockServer === undefined ? options.baseURL : `${mockServer.url}/serverless`
+  const otlp =
+    options.otlpEndpoint === undefined
+      ? undefined
+      : await otlpExport(options.otlpEndpoint, `friendli-${runtime.name.toLowerCase()}-service`)
   const client = runtime.createClient({
     token: options.token ?? "demo-token",
     ...(baseURL === undefined ? {} : { baseURL }),
+    ...(otlp === undefined ? {} : { telemetry: otlp.telemetry }),
   })
   const streams = makeStreams(client, {
     defaultModel: options.model,
@@ -141,6 +156,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     if (probe.status !== 404) {
       await streams.close().catch(() => {})
       await client.close()
+      await otlp?.close()
       await mockServer?.close()
       throw new Error(`The Redis store (REDIS_URL) cannot be used: ${probe.status} ${answer}`)
     }
@@ -160,6 +176,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
       // down; then the client, its connections and the store go.
       await streams.close()
       await client.close()
+      await otlp?.close()
       await mockServer?.close()
       await server.stop()
     },
@@ -168,7 +185,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
 
 /**
  * A sample's options from its environment: `PORT`, `HOST`, `FRIENDLI_TOKEN`, `FRIENDLI_BASE_URL`,
- * `FRIENDLI_MODEL`, `REDIS_URL`, `REDIS_MAX_CONNECTIONS`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS` and `MOCK_FAULTS` (the embedded
+ * `FRIENDLI_MODEL`, `REDIS_URL`, `REDIS_MAX_CONNECTIONS`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS`, `OTEL_EXPORTER_OTLP_ENDPOINT` and `MOCK_FAULTS` (the embedded
  * mock's faults); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
  * throws an error naming the variable.
  *
@@ -197,6 +214,7 @@ export const optionsFromEnv = (env: (name: string) => string | undefined): AppOp
     redisMaxConnections: whole("REDIS_MAX_CONNECTIONS", 1),
     leaseMs: whole("RESUMABLE_LEASE_MS", 1),
     retentionMs: whole("RESUMABLE_RETENTION_MS", 1),
+    otlpEndpoint: get("OTEL_EXPORTER_OTLP_ENDPOINT"),
   }
 }
 

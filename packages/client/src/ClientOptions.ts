@@ -7,6 +7,7 @@
 import type { DeploymentKind } from "@friendli-stream/core"
 import type * as Redacted from "effect/Redacted"
 import { DEFAULTS, resolveClientOptions as resolve } from "./internal/options.ts"
+import type { TelemetryOptions } from "./Telemetry.ts"
 
 /**
  * How the client reaches and talks to the server. Every member is optional.
@@ -54,6 +55,11 @@ export interface ClientOptions {
   readonly idleTimeoutMs?: number | undefined
   /** @since 0.1.0 */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * The Promise client's OpenTelemetry `tracer` and `meter` (see `Telemetry`); the Effect client reports through
+   * the tracer and metrics of the program it runs in, and ignores this. @since 0.3.0
+   */
+  readonly telemetry?: TelemetryOptions | undefined
 }
 
 /**

@@ -19,3 +19,5 @@ export * from "./PromiseClient.ts"
 export * as ResponseBody from "./ResponseBody.ts"
 /** @since 0.2.0 */
 export * from "./Retryable.ts"
+/** @since 0.3.0 */
+export * as Telemetry from "./Telemetry.ts"

@@ -6,6 +6,8 @@
 
 /** @since 0.1.0 */
 export * from "./AsyncIterables.ts"
+/** @since 0.3.0 */
+export * from "./ByteStreamLike.ts"
 /** @since 0.1.0 */
 export * as ChatCompletionStream from "./ChatCompletionStream.ts"
 /** @since 0.1.0 */

@@ -7,11 +7,10 @@ import { once } from "node:events"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { MockConnectionReset } from "./internal/body.ts"
+import { handlerOf, runningServer } from "./internal/running.ts"
 import type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
 export type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
-
-const toFetch = (target: Servable) => (typeof target === "function" ? target : target.fetch.bind(target))
 
 const toRequest = async (req: IncomingMessage, signal: AbortSignal): Promise<Request> => {
   const host = req.headers.host ?? "localhost"
@@ -39,7 +38,7 @@ const toRequest = async (req: IncomingMessage, signal: AbortSignal): Promise<Req
 export const toNodeListener =
   (target: Servable) =>
   (req: IncomingMessage, res: ServerResponse): void => {
-    const handler = toFetch(target)
+    const handler = handlerOf(target)
     const abort = new AbortController()
     res.on("close", () => {
       if (!res.writableFinished) abort.abort(new Error("The client disconnected."))
@@ -118,17 +117,11 @@ export const serveNode = async (
   server.listen(options.port ?? 0, hostname)
   await once(server, "listening")
   const port = (server.address() as AddressInfo).port
-  return {
-    server,
-    hostname,
-    port,
-    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
-    close: async () => {
-      if (typeof target !== "function") target.close?.()
-      const closed = once(server, "close")
-      server.close()
-      server.closeAllConnections()
-      await closed
-    },
-  }
+  const running = runningServer(target, hostname, port, async () => {
+    const closed = once(server, "close")
+    server.close()
+    server.closeAllConnections()
+    await closed
+  })
+  return { ...running, server }
 }

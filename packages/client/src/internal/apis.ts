@@ -13,19 +13,25 @@ import { InvalidRequestError } from "../ClientError.ts"
 import type { ResolvedClientOptions } from "../ClientOptions.ts"
 import type {
   DetokenizeRequest,
+  EmbeddingsRequest,
+  ImageEditRequest,
+  ImageGenerationRequest,
   MessagesRequest,
   ResponsesRequest,
   TokenizeRequest,
   TranscriptionRequest,
 } from "../FriendliClient.ts"
+import { EMBEDDINGS_DEPLOYMENTS, embeddings, embeddingsResponse } from "./embeddings.ts"
 import type { Decode, Engine, ResponseSpec } from "./engine.ts"
+import { IMAGES_DEPLOYMENTS, type ImageEndpoints, imageEndpointsFor, imagesResponse } from "./images.ts"
 import { asksForStream } from "./openaiShape.ts"
 import * as Requests from "./request.ts"
 import * as Specs from "./specs.ts"
 import { CHAT_ENCODING, type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./sseEncoding.ts"
 
 /** Every endpoint of one deployment kind. */
-export interface Endpoints extends Requests.Endpoints {
+export interface Endpoints extends Requests.Endpoints, ImageEndpoints {
+  readonly embeddings: Requests.Endpoint
   readonly completions: Requests.Endpoint
   readonly chat: Requests.Endpoint
   readonly toolAssistedChat: Requests.Endpoint
@@ -60,8 +66,17 @@ export interface Plain<Req, R> {
   readonly takesRequest: boolean
   /** The method's name when only serverless deployments have it (it fails without sending elsewhere). */
   readonly serverlessOnly?: string | undefined
+  /** The deployment kinds that have the API, when not all do (it fails without sending elsewhere). */
+  readonly deployments?: Deployments | undefined
   /** Carries the request type (never set). */
   readonly types?: { readonly request: Req } | undefined
+}
+
+/** The deployment kinds that have an API, its method's name, and what a call elsewhere is told it needs. */
+export interface Deployments {
+  readonly kinds: ReadonlyArray<Core.DeploymentKind>
+  readonly method: string
+  readonly needs: string
 }
 
 /** A table: APIs, and groups of them (`audio.transcriptions`, `models.list`). */
@@ -111,6 +126,7 @@ export const plain =
     readonly endpoint: (endpoints: Endpoints) => Requests.Endpoint
     readonly response: ResponseSpec<R>
     readonly serverlessOnly?: string | undefined
+    readonly deployments?: Deployments | undefined
     /** Default `true`; `false` for `plain<undefined>()`. */
     readonly takesRequest?: boolean | undefined
   }): Plain<Req, R> => ({
@@ -119,6 +135,7 @@ export const plain =
     response: entry.response,
     takesRequest: entry.takesRequest ?? true,
     serverlessOnly: entry.serverlessOnly,
+    deployments: entry.deployments,
   })
 
 /** Friendli's APIs. */
@@ -170,6 +187,25 @@ export const apis = {
   },
   tokenize: plain<TokenizeRequest>()({ endpoint: (e) => e.tokenize, response: Specs.tokenizeResponse }),
   detokenize: plain<DetokenizeRequest>()({ endpoint: (e) => e.detokenize, response: Specs.detokenizeResponse }),
+  embeddings: {
+    create: plain<EmbeddingsRequest>()({
+      endpoint: (e) => e.embeddings,
+      response: embeddingsResponse,
+      deployments: { ...EMBEDDINGS_DEPLOYMENTS, method: "embeddings.create()" },
+    }),
+  },
+  images: {
+    generate: plain<ImageGenerationRequest>()({
+      endpoint: (e) => e.imageGenerations,
+      response: imagesResponse,
+      deployments: { ...IMAGES_DEPLOYMENTS, method: "images.generate()" },
+    }),
+    edit: plain<ImageEditRequest>()({
+      endpoint: (e) => e.imageEdits,
+      response: imagesResponse,
+      deployments: { ...IMAGES_DEPLOYMENTS, method: "images.edit()" },
+    }),
+  },
 } satisfies Table
 
 /** The table of Friendli's APIs, as a type. */
@@ -200,6 +236,16 @@ const effectMethods = (
         new InvalidRequestError({
           message: `${entry.serverlessOnly} is a serverless API; this client's deployment is ${options.deployment}, so nothing was sent.`,
           explanation: `deployment is ${options.deployment}, not serverless`,
+        }),
+      )
+      return () => failure
+    }
+    const only = entry.deployments
+    if (only !== undefined && !only.kinds.includes(options.deployment)) {
+      const failure = Effect.fail(
+        new InvalidRequestError({
+          message: `${only.method}: ${only.needs}; this client's deployment is ${options.deployment}, so nothing was sent.`,
+          explanation: `deployment is ${options.deployment}, not ${only.kinds.join(" or ")}`,
         }),
       )
       return () => failure
@@ -239,6 +285,8 @@ export const endpointsOf = (kind: Core.DeploymentKind): Endpoints => {
       completions: Requests.completions,
       chat: Requests.chat,
       toolAssistedChat: Requests.toolAssistedChat,
+      embeddings,
+      ...imageEndpointsFor(kind),
     }
     endpointsByKind.set(kind, endpoints)
   }

@@ -13,6 +13,8 @@ export { runOrThrow } from "../internal/handle.ts"
 /** @since 0.3.0 */
 export { parseResult, type ToolStatusLike, toolStatusParts } from "./builtInTools.ts"
 /** @since 0.3.0 */
+export { embeddingsOf, vectorOf } from "./embeddings.ts"
+/** @since 0.3.0 */
 export { type Finish, type FinishReason, finishOf } from "./finish.ts"
 /** @since 0.3.0 */
 export { foldDeltas } from "./fold.ts"
