@@ -1,9 +1,10 @@
 import assert from "node:assert/strict"
+import { ApiError } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
 import { chatRequest, completionRequest } from "@friendli-stream/test-harness/fixtures"
 import { MODEL, TOKEN } from "../mock.ts"
 import { openaiStreamingExample } from "../programs/openaiStreaming.ts"
-import { type Context, lastApiRequest, tagOf } from "../support.ts"
+import { type Context, lastApiRequest } from "../support.ts"
 
 export const openaiShapeTests = (c: Context): void =>
   describe("a program written for the openai package", () => {
@@ -51,7 +52,7 @@ export const openaiShapeTests = (c: Context): void =>
         }
         return undefined
       })()
-      assert.equal(tagOf(error), "ApiError", String(error))
+      assert.ok(error instanceof ApiError, String(error))
       assert.equal(chunks, 2)
     })
   })
