@@ -25,9 +25,11 @@ import { tools } from "./Tools.ts"
 /**
  * How the provider reaches Friendli. Every member is optional.
  *
- * - `token`: the bearer token; default `FRIENDLI_TOKEN` (read when a call is made). Kept `Redacted`.
+ * - `token` (or `apiKey`, the name every AI SDK provider gives it; not both): the bearer token; default
+ *   `FRIENDLI_TOKEN` (read when a call is made). Kept `Redacted`.
  * - `deployment`: `"serverless"` (default), `"dedicated"` or `"container"`: picks the default base URL.
- * - `baseURL`: a Friendli Container or any OpenAI-compatible server, without `/v1` (e.g. `http://127.0.0.1:8000`).
+ * - `baseURL`: a Friendli Container or any OpenAI-compatible server, its root or its `/v1` (e.g.
+ *   `http://127.0.0.1:8000`, `https://api.friendli.ai/serverless/v1`).
  * - `teamId`: sent as `X-Friendli-Team`; default `FRIENDLI_TEAM`.
  * - `fetch`: the `fetch` every request goes through (default: the global one).
  * - `headers`: extra headers on every request.
@@ -40,6 +42,8 @@ import { tools } from "./Tools.ts"
 export interface FriendliProviderSettings {
   /** @since 0.2.0 */
   readonly token?: string | Redacted.Redacted<string> | undefined
+  /** The bearer token under the AI SDK providers' name for it: `token`'s other name (pass one of them). @since 0.3.0 */
+  readonly apiKey?: string | Redacted.Redacted<string> | undefined
   /** @since 0.2.0 */
   readonly deployment?: "serverless" | "dedicated" | "container" | undefined
   /** @since 0.2.0 */
@@ -131,6 +135,7 @@ export const createFriendli = (settings: FriendliProviderSettings = {}): Friendl
     validation: settings.validation ?? "strict",
     client: {
       token: settings.token,
+      apiKey: settings.apiKey,
       team: settings.teamId,
       deployment,
       baseURL: settings.baseURL,

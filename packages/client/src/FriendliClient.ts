@@ -76,8 +76,13 @@ export interface StreamMethods<Req, S, C> {
  * @since 0.3.0
  */
 export interface CreateMethod<Req, R> {
-  /** Asks for the whole answer (`stream: false`). @since 0.3.0 */
-  create(request: Req): Effect.Effect<R, CreateFailure>
+  /**
+   * Asks for the whole answer (`stream: false`). A request with `stream: true` is a type error here, and fails with
+   * `InvalidRequestError` unsent: `stream()` streams.
+   *
+   * @since 0.3.0
+   */
+  create(request: Req & { readonly stream?: false | null | undefined }): Effect.Effect<R, CreateFailure>
 }
 
 /**

@@ -24,6 +24,7 @@ import type {
 import { EMBEDDINGS_DEPLOYMENTS, embeddings, embeddingsResponse } from "./embeddings.ts"
 import type { Decode, Engine, ResponseSpec } from "./engine.ts"
 import { IMAGES_DEPLOYMENTS, type ImageEndpoints, imageEndpointsFor, imagesResponse } from "./images.ts"
+import { asksForStream } from "./openaiShape.ts"
 import * as Requests from "./request.ts"
 import * as Specs from "./specs.ts"
 import { CHAT_ENCODING, type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./sseEncoding.ts"
@@ -257,8 +258,21 @@ const effectMethods = (
   const response = entry.response
   return response === undefined
     ? { stream }
-    : { stream, create: (request: unknown) => engine.create(endpoint, request, response) }
+    : {
+        stream,
+        create: (request: unknown) =>
+          asksForStream(request)
+            ? Effect.fail(streamInCreate(endpoint.name))
+            : engine.create(endpoint, request, response),
+      }
 }
+
+/** The Effect `create` refuses `stream: true` (a stream is not an `Effect`): `stream()` is the method for it. */
+const streamInCreate = (name: string): InvalidRequestError =>
+  new InvalidRequestError({
+    message: `The ${name} request asks for a stream (stream: true), which create() cannot return, so it was not sent; call stream(request) instead.`,
+    explanation: "stream: true in a create() request",
+  })
 
 const endpointsByKind = new Map<Core.DeploymentKind, Endpoints>()
 
@@ -339,8 +353,11 @@ export const promiseMethodsOf = (table: Table, runner: PromiseRunner): Record<st
           ...(entry.response === undefined
             ? {}
             : {
+                // the openai SDK's `create`: `stream: true` answers with the stream, never with a whole response
                 create: (request: unknown, o?: { readonly signal?: unknown }) =>
-                  runner.run((c) => methods(c).create(request), o),
+                  asksForStream(request)
+                    ? runner.stream(entry, (c) => methods(c).stream(request, decodeOptionsOf(o)), o)
+                    : runner.run((c) => methods(c).create(request), o),
               }),
         }
       }

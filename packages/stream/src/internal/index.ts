@@ -51,6 +51,8 @@ export type { CompatibleResponsesEvent } from "./protocols/responses.ts"
 /** @since 0.3.0 */
 export type { CompatibleTranscriptionEvent } from "./protocols/transcription.ts"
 /** @since 0.3.0 */
+export { sentence } from "./sentence.ts"
+/** @since 0.3.0 */
 export type { BatchPull, OpenBody } from "./source.ts"
 /** @since 0.3.0 */
 export { type StatusRule, type StatusTag, statusRule } from "./status.ts"
