@@ -18,7 +18,7 @@ import type { Frame } from "./frames.ts"
 import { mixSeeds, seeded } from "./prng.ts"
 import { reasoningLength, reasoningText, toolPreface } from "./replies.ts"
 import { sample } from "./schema-sample.ts"
-import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize } from "./tokens.ts"
+import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize, topOf } from "./tokens.ts"
 import { toolCallDeltas, toolCallMessage } from "./toolCalls.ts"
 import { type BuiltInTool, toolStatusFrames } from "./toolStatus.ts"
 import {
@@ -296,9 +296,7 @@ const tokenLogprob = (t: GeneratedToken, top: number): Core.TokenLogprobEncoded 
   token: t.text,
   logprob: t.logprob,
   bytes: Array.from(encoder.encode(t.text)),
-  top_logprobs: t.top
-    .slice(0, top)
-    .map((e) => ({ token: e.text, logprob: e.logprob, bytes: Array.from(encoder.encode(e.text)) })),
+  top_logprobs: topOf(t, top).map((e) => ({ token: e.text, logprob: e.logprob, bytes: Array.from(encoder.encode(e.text)) })),
 })
 
 const finishOf = (plan: ChoicePlan): "stop" | "length" | "tool_calls" =>

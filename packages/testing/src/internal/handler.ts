@@ -8,6 +8,7 @@ import { chatBody, chatFrames, readChat } from "./chat.ts"
 import { completionsBody, completionsFrames, type ResponseMeta, readCompletions } from "./completions.ts"
 import { control } from "./control.ts"
 import { embeddingsBody } from "./embeddings.ts"
+import type { Frame } from "./frames.ts"
 import {
   badFault,
   injectedStatus,
@@ -240,7 +241,7 @@ export class MockCore {
     }
 
     let stream: boolean
-    let frames: () => ReturnType<typeof completionsFrames>
+    let frames: () => Iterable<Frame>
     let json: () => Json
     let failure: BodyContext["failure"]
     if (route.api === "responses") {
