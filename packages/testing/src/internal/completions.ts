@@ -6,11 +6,12 @@ import type { ValidationIssue } from "./errors.ts"
 import type { Frame } from "./frames.ts"
 import { hashString } from "./prng.ts"
 import {
-  type GenerateInput,
   type GeneratedToken,
+  type GenerateInput,
   type Generation,
   generate,
   generateLazily,
+  type TopEntry,
   tokenize,
   topOf,
 } from "./tokens.ts"
@@ -98,6 +99,19 @@ const usageOf = (req: CompletionsRequest, gens: ReadonlyArray<Generation>): Core
     gens.reduce((sum, g) => sum + g.tokens.length, 0),
   )
 
+/**
+ * The alternatives as `{text: logprob}`, built as a dictionary-mode object: each position's keys are a new random
+ * sequence of words, and an ordinary object would make the engine create a hidden class for every one of them
+ * (several times slower per event).
+ */
+const alternativesRecord = (top: ReadonlyArray<TopEntry>): Record<string, number> => {
+  const record: Record<string, number> = { a: 0, b: 0 }
+  delete record.a
+  delete record.b
+  for (const e of top) record[e.text] = e.logprob
+  return record
+}
+
 const logprobsOf = (
   k: number,
   tokens: ReadonlyArray<GeneratedToken>,
@@ -113,7 +127,7 @@ const logprobsOf = (
     text_offset: textOffset,
     token_logprobs: tokens.map((t) => t.logprob),
     tokens: tokens.map((t) => t.text),
-    top_logprobs: tokens.map((t) => Object.fromEntries(topOf(t, k).map((e) => [e.text, e.logprob]))),
+    top_logprobs: tokens.map((t) => alternativesRecord(topOf(t, k))),
   }
 }
 

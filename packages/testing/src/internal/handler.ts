@@ -8,7 +8,6 @@ import { chatBody, chatFrames, readChat } from "./chat.ts"
 import { completionsBody, completionsFrames, type ResponseMeta, readCompletions } from "./completions.ts"
 import { control } from "./control.ts"
 import { embeddingsBody } from "./embeddings.ts"
-import type { Frame } from "./frames.ts"
 import {
   badFault,
   injectedStatus,
@@ -27,6 +26,7 @@ import {
   type FaultPlan,
   FaultSpecError,
 } from "./faults.ts"
+import type { Frame } from "./frames.ts"
 import { imagesBody } from "./images.ts"
 import { messagesBody, messagesFailure, messagesFrames, readMessages } from "./messages.ts"
 import { hashString, mixSeeds } from "./prng.ts"
