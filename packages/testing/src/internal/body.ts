@@ -7,7 +7,15 @@
  * stops the producer (backpressure).
  */
 import type { FaultPlan } from "./faults.ts"
-import { type ErrorPayload, type Frame, type FrameData, frameComment, frameEvent } from "./frames.ts"
+import {
+  dataText,
+  type ErrorPayload,
+  type Frame,
+  type FrameData,
+  frameComment,
+  frameEvent,
+  frameText,
+} from "./frames.ts"
 import type { Recorder } from "./records.ts"
 
 /**
@@ -83,7 +91,7 @@ const errorPayload = (after: number): ErrorPayload => ({
 })
 
 /** The text of an SSE response, piece by piece, with the plan's stream faults applied. */
-async function* sseText(frames: ReadonlyArray<Frame>, ctx: BodyContext): AsyncGenerator<string> {
+async function* sseText(frames: Iterable<Frame>, ctx: BodyContext): AsyncGenerator<string> {
   const { plan, recorder, id } = ctx
   const eol = plan.eol ?? "\n"
   const group = plan.coalesce ?? 1
@@ -91,8 +99,10 @@ async function* sseText(frames: ReadonlyArray<Frame>, ctx: BodyContext): AsyncGe
   let sent = 0
   let pending = ""
   let inGroup = 0
-  for (let i = 0; i < frames.length; i++) {
-    const frame = frames[i]!
+  // frames are made one by one as the body is read (a long answer is never built up front)
+  let i = -1
+  for (const frame of frames) {
+    i++
     if (ctx.signal.aborted) return
     if (plan.truncateAfter === sent) {
       if (pending !== "") yield pending
@@ -145,13 +155,16 @@ async function* sseText(frames: ReadonlyArray<Frame>, ctx: BodyContext): AsyncGe
       pending += frameComment("keep-alive", eol)
       recorder.event(id, { type: "comment", at: recorder.clock() })
     }
-    pending += frameEvent(frame, eol)
+    // the data is serialized once, for the wire and the record
+    const event = frame.kind === "data" ? frame.event : undefined
+    const data = dataText(frame)
+    pending += frameText(event, data, eol)
     recorder.event(id, {
       type: "chunk",
       at: recorder.clock(),
       index: sent,
-      data: frame.kind === "done" ? "[DONE]" : JSON.stringify(frame.data),
-      ...(frame.kind === "data" && frame.event !== undefined ? { event: frame.event } : {}),
+      data,
+      ...(event !== undefined ? { event } : {}),
     })
     if (frame.kind === "data") sent++
     inGroup++
@@ -243,7 +256,7 @@ const toStream = (source: AsyncGenerator<string | Uint8Array>, ctx: BodyContext)
 }
 
 /** An event-stream body. */
-export const sseBody = (frames: ReadonlyArray<Frame>, ctx: BodyContext): ReadableStream<Uint8Array> =>
+export const sseBody = (frames: Iterable<Frame>, ctx: BodyContext): ReadableStream<Uint8Array> =>
   toStream(sseText(frames, ctx), ctx)
 
 /** A JSON body (non-streamed responses). */

@@ -18,7 +18,7 @@ import type { Frame } from "./frames.ts"
 import { mixSeeds, seeded } from "./prng.ts"
 import { reasoningLength, reasoningText, toolPreface } from "./replies.ts"
 import { sample } from "./schema-sample.ts"
-import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize } from "./tokens.ts"
+import { fragment, type GeneratedToken, type Generation, generate, pieces, tokenize, topOf } from "./tokens.ts"
 import { toolCallDeltas, toolCallMessage } from "./toolCalls.ts"
 import { type BuiltInTool, toolStatusFrames } from "./toolStatus.ts"
 import {
@@ -296,9 +296,11 @@ const tokenLogprob = (t: GeneratedToken, top: number): Core.TokenLogprobEncoded 
   token: t.text,
   logprob: t.logprob,
   bytes: Array.from(encoder.encode(t.text)),
-  top_logprobs: t.top
-    .slice(0, top)
-    .map((e) => ({ token: e.text, logprob: e.logprob, bytes: Array.from(encoder.encode(e.text)) })),
+  top_logprobs: topOf(t, top).map((e) => ({
+    token: e.text,
+    logprob: e.logprob,
+    bytes: Array.from(encoder.encode(e.text)),
+  })),
 })
 
 const finishOf = (plan: ChoicePlan): "stop" | "length" | "tool_calls" =>
@@ -321,19 +323,21 @@ const textDeltas = (
   return [...reasoning, ...plan.gen.tokens.map((t) => ({ text: t.text, field: "content" as const, token: t }))]
 }
 
-/** The streamed events of a chat request, `[DONE]` included. */
-export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: boolean): ReadonlyArray<Frame> => {
+/**
+ * The streamed events of a chat request, `[DONE]` included. The choices are planned up front (their tokens are
+ * cheap); each event, with its logprobs, is made when the body reads it.
+ */
+export function* chatFrames(req: ChatRequest, meta: ResponseMeta, toolError: boolean): Generator<Frame, void> {
   const ps = plans(req)
-  const frames: Array<Frame> =
-    req.toolChoice === "none"
-      ? []
-      : [...toolStatusFrames(req.builtins, { key: promptKeyOf(req), question: lastUserText(req), meta, toolError })]
+  if (req.toolChoice !== "none") {
+    yield* toolStatusFrames(req.builtins, { key: promptKeyOf(req), question: lastUserText(req), meta, toolError })
+  }
   const chunk = (choices: ReadonlyArray<Core.ChatCompletionChunkChoiceEncoded>, usage?: Core.UsageEncoded): Frame => {
     const data: Core.ChatCompletionChunkEncoded = { ...chunkOf(meta, usage), object: "chat.completion.chunk", choices }
     return { kind: "data", data }
   }
   // each choice as a list of deltas, then interleave the choices step by step
-  const perChoice = ps.map((plan, index): Array<Frame> => {
+  const perChoice = ps.map((plan, index): Array<() => Frame> => {
     const texts = textDeltas(req, plan)
     // the role comes with the choice's first delta only
     const deltas: Array<{ delta: Core.ChatCompletionDeltaEncoded; token: GeneratedToken | undefined }> = [
@@ -345,29 +349,31 @@ export const chatFrames = (req: ChatRequest, meta: ResponseMeta, toolError: bool
         : []),
     ]
     if (deltas.length === 0) deltas.push({ delta: { content: "" }, token: undefined })
-    const out = deltas.map(({ delta, token }, i) =>
-      chunk([
-        {
-          index,
-          delta: i === 0 ? { role: "assistant", ...delta } : delta,
-          finish_reason: null,
-          logprobs: req.logprobs && token !== undefined ? { content: [tokenLogprob(token, req.topLogprobs)] } : null,
-        },
-      ]),
+    const out = deltas.map(
+      ({ delta, token }, i) =>
+        (): Frame =>
+          chunk([
+            {
+              index,
+              delta: i === 0 ? { role: "assistant", ...delta } : delta,
+              finish_reason: null,
+              logprobs:
+                req.logprobs && token !== undefined ? { content: [tokenLogprob(token, req.topLogprobs)] } : null,
+            },
+          ]),
     )
-    out.push(chunk([{ index, delta: {}, finish_reason: finishOf(plan), logprobs: null }]))
+    out.push(() => chunk([{ index, delta: {}, finish_reason: finishOf(plan), logprobs: null }]))
     return out
   })
   const longest = Math.max(...perChoice.map((f) => f.length))
   for (let step = 0; step < longest; step++) {
     for (const list of perChoice) {
       const frame = list[step]
-      if (frame !== undefined) frames.push(frame)
+      if (frame !== undefined) yield frame()
     }
   }
-  if (req.includeUsage) frames.push(chunk([], usageOf(req, ps)))
-  frames.push({ kind: "done" })
-  return frames
+  if (req.includeUsage) yield chunk([], usageOf(req, ps))
+  yield { kind: "done" }
 }
 
 /** A choice's message without its calls: content (a tools choice without text has none) and reasoning. */

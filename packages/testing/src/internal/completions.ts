@@ -5,7 +5,16 @@ import * as Core from "@friendli-stream/core"
 import type { ValidationIssue } from "./errors.ts"
 import type { Frame } from "./frames.ts"
 import { hashString } from "./prng.ts"
-import { type GeneratedToken, type Generation, generate, tokenize } from "./tokens.ts"
+import {
+  type GeneratedToken,
+  type GenerateInput,
+  type Generation,
+  generate,
+  generateLazily,
+  type TopEntry,
+  tokenize,
+  topOf,
+} from "./tokens.ts"
 import { Checker, type GenerationParams, isObject, MAX_LOGPROBS, readGeneration } from "./validate.ts"
 
 /** A completions request as either of its Schemas decodes it (with `prompt` or with `tokens`). */
@@ -65,26 +74,42 @@ export const chunkOf = <U>(
   ...(usage === undefined ? {} : { usage }),
 })
 
-const generations = (req: CompletionsRequest): ReadonlyArray<Generation> => {
-  const promptKey = req.promptText !== undefined ? hashString(req.promptText) : hashString(req.promptTokens.join(","))
-  return Array.from({ length: req.n }, (_, index) =>
-    generate({
-      promptKey,
-      promptText: req.promptText ?? "",
-      seed: req.seeds?.[index],
-      index,
-      maxTokens: req.maxTokens,
-      minTokens: req.minTokens,
-      ignoreEos: req.ignoreEos,
-      stop: req.stop,
-    }),
-  )
+const generationInput = (req: CompletionsRequest, index: number): GenerateInput => ({
+  promptKey: req.promptText !== undefined ? hashString(req.promptText) : hashString(req.promptTokens.join(",")),
+  promptText: req.promptText ?? "",
+  seed: req.seeds?.[index],
+  index,
+  maxTokens: req.maxTokens,
+  minTokens: req.minTokens,
+  ignoreEos: req.ignoreEos,
+  stop: req.stop,
+})
+
+const generations = (req: CompletionsRequest): ReadonlyArray<Generation> =>
+  Array.from({ length: req.n }, (_, index) => generate(generationInput(req, index)))
+
+const usageFor = (req: CompletionsRequest, completion: number): Core.TextUsageEncoded => {
+  const prompt = req.promptTokens.length
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
 }
 
-const usageOf = (req: CompletionsRequest, gens: ReadonlyArray<Generation>): Core.TextUsageEncoded => {
-  const prompt = req.promptTokens.length
-  const completion = gens.reduce((sum, g) => sum + g.tokens.length, 0)
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+const usageOf = (req: CompletionsRequest, gens: ReadonlyArray<Generation>): Core.TextUsageEncoded =>
+  usageFor(
+    req,
+    gens.reduce((sum, g) => sum + g.tokens.length, 0),
+  )
+
+/**
+ * The alternatives as `{text: logprob}`, built as a dictionary-mode object: each position's keys are a new random
+ * sequence of words, and an ordinary object would make the engine create a hidden class for every one of them
+ * (several times slower per event).
+ */
+const alternativesRecord = (top: ReadonlyArray<TopEntry>): Record<string, number> => {
+  const record: Record<string, number> = { a: 0, b: 0 }
+  delete record.a
+  delete record.b
+  for (const e of top) record[e.text] = e.logprob
+  return record
 }
 
 const logprobsOf = (
@@ -102,36 +127,41 @@ const logprobsOf = (
     text_offset: textOffset,
     token_logprobs: tokens.map((t) => t.logprob),
     tokens: tokens.map((t) => t.text),
-    top_logprobs: tokens.map((t) => Object.fromEntries(t.top.slice(0, k).map((e) => [e.text, e.logprob]))),
+    top_logprobs: tokens.map((t) => alternativesRecord(topOf(t, k))),
   }
 }
 
-/** The streamed events of a completions request, `[DONE]` included. */
-export const completionsFrames = (req: CompletionsRequest, meta: ResponseMeta): ReadonlyArray<Frame> => {
-  const gens = generations(req)
-  const frames: Array<Frame> = []
+/**
+ * The streamed events of a completions request, `[DONE]` included. Each event is made when the body reads it, so a
+ * long answer starts streaming at once and costs only what the client reads.
+ */
+export function* completionsFrames(req: CompletionsRequest, meta: ResponseMeta): Generator<Frame, void> {
+  const gens = Array.from({ length: req.n }, (_, index) => generateLazily(generationInput(req, index)))
   const chunk = (choices: ReadonlyArray<Core.CompletionChunkChoiceEncoded>, usage?: Core.TextUsageEncoded): Frame => {
     const data: Core.CompletionChunkEncoded = { ...chunkOf(meta, usage), object: "text_completion", choices }
     return { kind: "data", data }
   }
   const promptLength = req.promptText?.length ?? 0
   const offsets = gens.map(() => promptLength)
-  const longest = Math.max(...gens.map((g) => g.tokens.length))
+  const longest = Math.max(...gens.map((g) => g.length))
   for (let step = 0; step <= longest; step++) {
-    gens.forEach((g, index) => {
-      const token = g.tokens[step]
-      if (token !== undefined) {
+    for (let index = 0; index < gens.length; index++) {
+      const g = gens[index]!
+      if (step < g.length) {
+        const token = g.tokens.next().value!
         const logprobs = req.logprobs === undefined ? null : logprobsOf(req.logprobs, [token], offsets[index]!)
         offsets[index]! += token.text.length
-        frames.push(chunk([{ index, text: token.text, token: token.id, finish_reason: null, logprobs }]))
-      } else if (step === g.tokens.length) {
-        frames.push(chunk([{ index, text: "", finish_reason: g.finishReason, logprobs: null }]))
+        yield chunk([{ index, text: token.text, token: token.id, finish_reason: null, logprobs }])
+      } else if (step === g.length) {
+        yield chunk([{ index, text: "", finish_reason: g.finishReason, logprobs: null }])
       }
-    })
+    }
   }
-  if (req.includeUsage) frames.push(chunk([], usageOf(req, gens)))
-  frames.push({ kind: "done" })
-  return frames
+  if (req.includeUsage) {
+    const completion = gens.reduce((sum, g) => sum + g.length, 0)
+    yield chunk([], usageFor(req, completion))
+  }
+  yield { kind: "done" }
 }
 
 /** The non-streamed response of a completions request: the same text as the stream, in one body. */

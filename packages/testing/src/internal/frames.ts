@@ -34,12 +34,16 @@ export type Frame =
   | { readonly kind: "data"; readonly event?: string; readonly data: FrameData }
   | { readonly kind: "done" }
 
+/** What an event's `data:` line carries: its JSON, or `[DONE]`. */
+export const dataText = (frame: Frame): string => (frame.kind === "done" ? "[DONE]" : JSON.stringify(frame.data))
+
+/** Frames one event whose data is already text (see {@link dataText}): optional `event:` line, `data:` line, blank line. */
+export const frameText = (event: string | undefined, data: string, eol: Eol): string =>
+  `${event === undefined ? "" : `event: ${event}${eol}`}data: ${data}${eol}${eol}`
+
 /** Frames one event: optional `event:` line, one `data:` line, blank line. */
-export const frameEvent = (frame: Frame, eol: Eol): string => {
-  if (frame.kind === "done") return `data: [DONE]${eol}${eol}`
-  const data = JSON.stringify(frame.data)
-  return `${frame.event === undefined ? "" : `event: ${frame.event}${eol}`}data: ${data}${eol}${eol}`
-}
+export const frameEvent = (frame: Frame, eol: Eol): string =>
+  frameText(frame.kind === "data" ? frame.event : undefined, dataText(frame), eol)
 
 /** A comment line, which SSE clients must ignore (servers send these as keep-alives). */
 export const frameComment = (text: string, eol: Eol): string => `: ${text}${eol}${eol}`

@@ -26,6 +26,7 @@ import {
   type FaultPlan,
   FaultSpecError,
 } from "./faults.ts"
+import type { Frame } from "./frames.ts"
 import { imagesBody } from "./images.ts"
 import { messagesBody, messagesFailure, messagesFrames, readMessages } from "./messages.ts"
 import { hashString, mixSeeds } from "./prng.ts"
@@ -240,7 +241,7 @@ export class MockCore {
     }
 
     let stream: boolean
-    let frames: () => ReturnType<typeof completionsFrames>
+    let frames: () => Iterable<Frame>
     let json: () => Json
     let failure: BodyContext["failure"]
     if (route.api === "responses") {

@@ -204,13 +204,17 @@ export interface TopEntry {
   readonly logprob: number
 }
 
-/** One generated token. `text` may be shorter than the vocabulary text when a stop sequence cut it. */
+/**
+ * One generated token. `text` may be shorter than the vocabulary text when a stop sequence cut it. Its alternatives
+ * are not stored: {@link topOf} derives them from `lpSeed` when a response asks for them, so a long generation costs
+ * a few fields per token however many logprobs are asked for.
+ */
 export interface GeneratedToken {
   readonly id: number
   readonly text: string
   readonly logprob: number
-  /** The most likely tokens at this position, most likely first; the sampled token is always first. */
-  readonly top: ReadonlyArray<TopEntry>
+  /** The seed of this position's logprobs (its own random stream: positions do not depend on each other). */
+  readonly lpSeed: number
 }
 
 /** A finished generation for one choice. */
@@ -253,11 +257,22 @@ export const DEFAULT_MAX_TOKENS = 64
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4
 
-const alternatives = (random: Random, chosen: VocabEntry, logprob: number): ReadonlyArray<TopEntry> => {
-  const top: Array<TopEntry> = [{ id: chosen.id, text: chosen.text, logprob }]
-  const seen = new Set([chosen.id])
+/** The log probability of the sampled token: the first draw of its position's random stream. */
+const sampledLogprob = (random: Random): number => round(-random() * 0.9)
+
+/**
+ * The `k` (at most 20) most likely tokens at a token's position, most likely first; the sampled token is always
+ * first. Derived from the token's own seed on each call, so the same token always gives the same alternatives.
+ */
+export const topOf = (token: GeneratedToken, k: number): ReadonlyArray<TopEntry> => {
+  if (k <= 0) return []
+  const random = seeded(token.lpSeed)
+  const logprob = sampledLogprob(random)
+  const top: Array<TopEntry> = [{ id: token.id, text: token.text, logprob }]
+  const seen = new Set([token.id])
   let lp = logprob
-  while (top.length < 20) {
+  const want = Math.min(k, 20)
+  while (top.length < want) {
     const alt = VOCAB[Math.floor(random() * VOCAB.length)]!
     if (seen.has(alt.id)) continue
     seen.add(alt.id)
@@ -268,15 +283,28 @@ const alternatives = (random: Random, chosen: VocabEntry, logprob: number): Read
 }
 
 /**
- * Generates one choice. The sampled tokens depend on (prompt, seed, index) only; the logprobs come from a
- * separate random stream so asking for them never changes the text.
+ * A generation whose answer tokens are produced as they are read, so that a long answer costs nothing up front.
+ *
+ * @since 0.3.0
  */
-export const generate = (input: GenerateInput): Generation => {
+export interface LazyGeneration {
+  readonly seed: number
+  /** The reasoning tokens, before the answer (empty unless reasoning was asked for). */
+  readonly reasoning: ReadonlyArray<GeneratedToken>
+  /** How many answer tokens `tokens` yields. */
+  readonly length: number
+  readonly finishReason: "stop" | "length"
+  /** The answer tokens, each made when it is read; read it once. */
+  readonly tokens: Iterator<GeneratedToken>
+}
+
+/** A generation before stop sequences: its length and finish reason are known before any token is made. */
+const start = (input: GenerateInput): LazyGeneration => {
   // an explicit seed alone decides a choice; without one, the choice index does
   const seed =
     input.seed === undefined ? mixSeeds(input.promptKey, 0, input.index) : mixSeeds(input.promptKey, 1, input.seed)
   const random = seeded(seed)
-  const lpRandom = seeded(mixSeeds(seed, 0x5eed))
+  const lpBase = mixSeeds(seed, 0x5eed)
   const sentences = replySentences(input.promptText, input.seed ?? input.index, random)
   const reply: Array<string> = input.script === undefined ? [...pieces(sentences.next().value ?? "")] : []
   // a chat message starts with its first word, a completion continues the prompt after a space
@@ -294,23 +322,47 @@ export const generate = (input: GenerateInput): Generation => {
   const reasoning = thought.slice(0, cap)
   const room = cap - reasoning.length
   const count = Math.min(eos, room)
-  let finishReason: "stop" | "length" = eos <= room ? "stop" : "length"
 
-  const emit = (text: string): GeneratedToken => {
-    const entry = { id: textIdFor(text), text }
-    const logprob = round(-lpRandom() * 0.9)
-    return { id: entry.id, text: entry.text, logprob, top: alternatives(lpRandom, entry, logprob) }
+  // each position's logprobs come from its own seed, so a token can be made without the ones before it
+  const emit = (text: string, position: number): GeneratedToken => {
+    const lpSeed = mixSeeds(lpBase, position)
+    return { id: textIdFor(text), text, logprob: sampledLogprob(seeded(lpSeed)), lpSeed }
   }
-  const reasoningTokens = reasoning.map(emit)
-  const tokens: Array<GeneratedToken> = []
-  for (let i = 0; i < count; i++) {
-    if (input.script !== undefined) tokens.push(emit(input.script[i]!))
-    else {
-      // past the natural end (min_tokens, ignore_eos), the model goes on talking
-      while (reply.length <= i) reply.push(...pieces(sentences.next().value ?? ""))
-      tokens.push(emit(reply[i]!))
+  const script = input.script
+  function* answer(): Generator<GeneratedToken, void> {
+    // `reply` is consumed from the front, so a long answer does not keep its whole text
+    let next = 0
+    for (let i = 0; i < count; i++) {
+      if (script !== undefined) yield emit(script[i]!, reasoning.length + i)
+      else {
+        // past the natural end (min_tokens, ignore_eos), the model goes on talking
+        while (reply.length - next <= 0) {
+          reply.length = 0
+          next = 0
+          reply.push(...pieces(sentences.next().value ?? ""))
+        }
+        yield emit(reply[next++]!, reasoning.length + i)
+      }
     }
   }
+  return {
+    seed,
+    reasoning: reasoning.map((text, position) => emit(text, position)),
+    length: count,
+    finishReason: eos <= room ? "stop" : "length",
+    tokens: answer(),
+  }
+}
+
+/**
+ * Generates one choice. The sampled tokens depend on (prompt, seed, index) only; the logprobs come from
+ * separate random streams (one per position) so asking for them never changes the text.
+ */
+export const generate = (input: GenerateInput): Generation => {
+  const lazy = start(input)
+  const tokens: Array<GeneratedToken> = []
+  for (let next = lazy.tokens.next(); next.done !== true; next = lazy.tokens.next()) tokens.push(next.value)
+  let finishReason = lazy.finishReason
 
   // stop sequences: cut at the earliest match and drop the match itself
   let text = tokens.map((t) => t.text).join("")
@@ -334,7 +386,23 @@ export const generate = (input: GenerateInput): Generation => {
     text = text.slice(0, cut)
     finishReason = "stop"
   }
-  return { tokens, reasoning: reasoningTokens, text, finishReason, seed }
+  return { tokens, reasoning: lazy.reasoning, text, finishReason, seed: lazy.seed }
+}
+
+/**
+ * Generates one choice as {@link generate} does, making its tokens as they are read. A request with stop sequences
+ * is generated in full first (where it stops depends on the whole text).
+ */
+export const generateLazily = (input: GenerateInput): LazyGeneration => {
+  if (input.stop.every((s) => s.length === 0)) return start(input)
+  const gen = generate(input)
+  return {
+    seed: gen.seed,
+    reasoning: gen.reasoning,
+    length: gen.tokens.length,
+    finishReason: gen.finishReason,
+    tokens: gen.tokens.values(),
+  }
 }
 
 /** Splits a string into token-sized pieces (2 to 6 code points each), deterministically. */
