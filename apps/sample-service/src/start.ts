@@ -8,6 +8,7 @@ import type { ResumableStore } from "@friendli-stream/resumable"
 import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-stream/testing"
 import type * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import { withDebugMemory } from "./debugMemory.ts"
 import { makeHandler } from "./handler.ts"
 import { makeStreams } from "./streams.ts"
 
@@ -42,6 +43,8 @@ export interface AppOptions {
   readonly leaseMs?: number | undefined
   /** How long an ended stream can be resumed, in milliseconds (default 600 000). @since 0.3.0 */
   readonly retentionMs?: number | undefined
+  /** Serve `GET /debug/memory` (heap and resident memory, after a GC when exposed), for load runs; default off. @since 0.3.0 */
+  readonly debugMemory?: boolean | undefined
 }
 
 /**
@@ -146,7 +149,8 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     }
   }
   const hostname = options.hostname ?? "127.0.0.1"
-  const server = await runtime.listen(makeHandler(streams, { runtime: runtime.name }), {
+  const handler = makeHandler(streams, { runtime: runtime.name })
+  const server = await runtime.listen(options.debugMemory === true ? withDebugMemory(handler) : handler, {
     port: options.port ?? runtime.defaultPort,
     hostname,
   })
@@ -168,8 +172,8 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
 
 /**
  * A sample's options from its environment: `PORT`, `HOST`, `FRIENDLI_TOKEN`, `FRIENDLI_BASE_URL`,
- * `FRIENDLI_MODEL`, `REDIS_URL`, `REDIS_MAX_CONNECTIONS`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS` and `MOCK_FAULTS` (the embedded
- * mock's faults); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
+ * `FRIENDLI_MODEL`, `REDIS_URL`, `REDIS_MAX_CONNECTIONS`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS`, `MOCK_FAULTS` (the embedded
+ * mock's faults) and `BENCH_STATS` (`1`: serve `GET /debug/memory`); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
  * throws an error naming the variable.
  *
  * @since 0.1.0
@@ -197,6 +201,7 @@ export const optionsFromEnv = (env: (name: string) => string | undefined): AppOp
     redisMaxConnections: whole("REDIS_MAX_CONNECTIONS", 1),
     leaseMs: whole("RESUMABLE_LEASE_MS", 1),
     retentionMs: whole("RESUMABLE_RETENTION_MS", 1),
+    debugMemory: get("BENCH_STATS") === "1",
   }
 }
 
