@@ -135,6 +135,12 @@ const newTally = (): Tally => ({
   completed: 0,
 })
 const count = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1)
+/** An error's message with its cause's code (`fetch failed` alone does not say whether it was a connect timeout). */
+const describe = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined
+  return cause === undefined ? error.message : `${error.message} (${String(cause.code ?? cause.message)})`
+}
 
 /** What reader `n` of a run does: 60 % read to the end, 30 % leave after 3 events (2/3 for good), 10 % read slowly. */
 const kindOf = (n: number): "full" | "cancel" | "drop" | "slow" => {
@@ -155,7 +161,7 @@ const oneStream = async (url: string, n: number, tally: Tally, phase: string): P
       pauseMs: kind === "slow" ? 50 : undefined,
     })
   } catch (error) {
-    count(tally.errors, `request failed: ${error instanceof Error ? error.message : String(error)}`)
+    count(tally.errors, `request failed: ${describe(error)}`)
     return
   }
   if (result.status === 503) {
@@ -179,7 +185,7 @@ const oneStream = async (url: string, n: number, tally: Tally, phase: string): P
       count(tally.cancels, res.status)
       if (res.ok) tally.cancelledLive.set(prompt, Date.now())
     } catch (error) {
-      count(tally.errors, `DELETE failed: ${error instanceof Error ? error.message : String(error)}`)
+      count(tally.errors, `DELETE failed: ${describe(error)}`)
     }
     return
   }
