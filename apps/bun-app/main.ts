@@ -14,7 +14,14 @@
  * @since 0.1.0
  */
 import { createClient } from "@friendli-stream/bun"
-import { type AppOptions, banner, optionsFromEnv, type RunningApp, startSample } from "@friendli-stream/sample-service"
+import {
+  type AppOptions,
+  banner,
+  drainAndExit,
+  optionsFromEnv,
+  type RunningApp,
+  startSample,
+} from "@friendli-stream/sample-service"
 import { redisStore } from "@friendli-stream/sample-service/redis"
 import { serveBun } from "@friendli-stream/testing/bun"
 
@@ -54,5 +61,6 @@ if (import.meta.main) {
     app.close().then(() => process.exit(0))
   }
   process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  // SIGTERM (a rolling deploy): no new streams, those in flight finish within DRAIN_GRACE_MS, then exit 0
+  process.once("SIGTERM", drainAndExit(app, process.exit))
 }

@@ -14,7 +14,14 @@
  * @since 0.1.0
  */
 import { createClient } from "@friendli-stream/deno"
-import { type AppOptions, banner, optionsFromEnv, type RunningApp, startSample } from "@friendli-stream/sample-service"
+import {
+  type AppOptions,
+  banner,
+  drainAndExit,
+  optionsFromEnv,
+  type RunningApp,
+  startSample,
+} from "@friendli-stream/sample-service"
 import { redisStore } from "@friendli-stream/sample-service/redis"
 import { serveDeno } from "@friendli-stream/testing/deno"
 
@@ -53,5 +60,6 @@ if (import.meta.main) {
     app.close().then(() => Deno.exit(0))
   }
   Deno.addSignalListener("SIGINT", stop)
-  Deno.addSignalListener("SIGTERM", stop)
+  // SIGTERM (a rolling deploy): no new streams, those in flight finish within DRAIN_GRACE_MS, then exit 0
+  Deno.addSignalListener("SIGTERM", drainAndExit(app, Deno.exit))
 }

@@ -18,7 +18,14 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { createClient } from "@friendli-stream/node"
-import { type AppOptions, banner, optionsFromEnv, type RunningApp, startSample } from "@friendli-stream/sample-service"
+import {
+  type AppOptions,
+  banner,
+  drainAndExit,
+  optionsFromEnv,
+  type RunningApp,
+  startSample,
+} from "@friendli-stream/sample-service"
 import { redisStore } from "@friendli-stream/sample-service/redis"
 import { serveNode, toNodeListener } from "@friendli-stream/testing/node"
 
@@ -68,5 +75,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     app.close().then(() => process.exit(0))
   }
   process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  // SIGTERM (a rolling deploy): no new streams, those in flight finish within DRAIN_GRACE_MS, then exit 0
+  process.once("SIGTERM", drainAndExit(app, process.exit))
 }

@@ -141,7 +141,7 @@ try {
   const t0 = Date.now()
   await run("npm install", "npm", ["install", "--no-audit", "--no-fund"], {
     cwd: project,
-    timeoutMs: 120_000,
+    timeoutMs: 600_000,
     env: npmEnv,
   })
   console.log(`consumer-check: installed in ${((Date.now() - t0) / 1000).toFixed(1)}s`)
@@ -156,7 +156,7 @@ try {
   // 3. Type-check, then run each program.
   await run("tsc", process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], {
     cwd: project,
-    timeoutMs: 120_000,
+    timeoutMs: 600_000,
   })
   console.log(`consumer-check: tsc --noEmit (strict, NodeNext) passed for ${PROGRAMS.join(", ")}`)
   for (const program of PROGRAMS) {

@@ -87,7 +87,7 @@ export const parseCli = (argv: ReadonlyArray<string>): CliOptions => {
     // `pnpm start -- flags` hands the `--` on; it separates pnpm's arguments from ours, not ours from the prompt.
     parsed = parse(withReasoningValue(argv[0] === "--" ? argv.slice(1) : argv))
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error))
+    throw new UsageError(parseArgsProblem(error))
   }
   const { values, positionals } = parsed
   const reasoning = values.reasoning
@@ -128,6 +128,22 @@ const withReasoningValue = (argv: ReadonlyArray<string>): Array<string> => {
     else out.push("--reasoning=medium")
   }
   return out
+}
+
+/**
+ * What `parseArgs` refused, in our words: its own text quotes unevenly and advises a `--` that clashes with the
+ * one `pnpm start --` takes.
+ */
+const parseArgsProblem = (error: unknown): string => {
+  const message = error instanceof Error ? error.message : String(error)
+  const code = (error as { readonly code?: unknown } | null)?.code
+  const flag = /'(-[^',\s]*)/.exec(message)?.[1]
+  const long = /(--[\w-]+)/.exec(message)?.[1] ?? flag
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag !== undefined) return `unknown option ${flag}`
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && long !== undefined) {
+    return /argument missing/.test(message) ? `${long} needs a value` : `${long} takes no value`
+  }
+  return message
 }
 
 const parse = (argv: ReadonlyArray<string>) =>

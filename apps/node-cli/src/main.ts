@@ -95,10 +95,16 @@ const indent = (lines: string): string =>
     .map((l) => `  ${l}`)
     .join("\n")
 
+// Under `pnpm start`, a bad command line ends with 0 once it is explained: otherwise pnpm adds its own ELIFECYCLE
+// lines below the explanation. Run directly, it ends with 2.
+const usageExit = process.env.npm_lifecycle_event === "start" ? 0 : 2
+
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`\n${describeError(error)}\n`)
-    process.exit(error instanceof UsageError ? 2 : 1)
+    process.stderr.write(
+      error instanceof UsageError ? `friendli-demo: ${describeError(error)}` : `\n${describeError(error)}\n`,
+    )
+    process.exit(error instanceof UsageError ? usageExit : 1)
   },
 )

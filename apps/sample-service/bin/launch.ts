@@ -3,8 +3,8 @@
  *
  *     node ../sample-service/bin/launch.ts @friendli-stream/deno-app deno run --allow-net main.ts
  *
- * 1. builds what the app needs (`turbo run build --filter=<app>...`, quietly: no telemetry banner, the build's
- *    output only when it fails), as the root `pnpm start` does;
+ * 1. builds what the app needs (`turbo run build --filter=<app>...`, quietly: no telemetry banner, one line a
+ *    package it builds on stderr, the build's output only when it fails), as the root `pnpm start` does;
  * 2. runs the app's command in a process group of its own, without the noise a user cannot act on (wrangler's
  *    metrics, update notice and offline `Request.cf` fetch; workerd's stacks for a client that went away);
  * 3. stops the whole group (the runtime, and the wrapper that started it) when it is stopped itself — `kill <pid>`
@@ -13,7 +13,7 @@
  *
  * Node only (it runs under the Node that runs pnpm's scripts).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { noiseFilter } from "../../../tooling/scripts/lib/noise.ts"
 
@@ -26,17 +26,59 @@ export const QUIET_ENV: Readonly<Record<string, string>> = {
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
 }
 
-/** Builds `pkg` and what it depends on; on failure, shows the build's output. Returns the exit code. */
-export const build = (pkg: string): number => {
-  const result = spawnSync("turbo", ["run", "build", `--filter=${pkg}...`, "--output-logs=errors-only"], {
-    env: { ...process.env, ...QUIET_ENV },
-    encoding: "utf8",
-    shell: process.platform === "win32",
+/** The line turbo prints when a package's build starts for real (not restored from its cache). */
+const STARTED = /^(\S+):build: cache (?:miss|bypass), (?:force )?executing/
+
+/**
+ * Builds `pkg` and what it depends on. A build that has work to do says so on stderr, one line a package, so that a
+ * first start (half a minute) does not look hung; one restored from turbo's cache prints nothing. On failure, shows
+ * the build's output. Resolves to the exit code.
+ */
+export const build = (pkg: string): Promise<number> =>
+  new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn("turbo", ["run", "build", `--filter=${pkg}...`, "--output-logs=new-only"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...QUIET_ENV },
+      shell: process.platform === "win32",
+    })
+    let output = ""
+    let pending = ""
+    let built = 0
+    const line = (text: string): void => {
+      output += `${text}\n`
+      const name = STARTED.exec(text)?.[1]
+      if (name === undefined) return
+      if (built === 0) process.stderr.write(`Building ${pkg} and the packages it uses:\n`)
+      built++
+      process.stderr.write(`  building ${name}\n`)
+    }
+    child.stdout.on("data", (d: Buffer) => {
+      const lines = (pending + d.toString("utf8")).split("\n")
+      pending = lines.pop() ?? ""
+      for (const l of lines) line(l)
+    })
+    child.stderr.on("data", (d: Buffer) => {
+      output += d.toString("utf8")
+    })
+    child.on("error", (error) => {
+      process.stderr.write(`could not start turbo: ${error.message}\n`)
+      resolve(1)
+    })
+    child.on("close", (code) => {
+      if (pending !== "") line(pending)
+      if (code === 0) {
+        if (built > 0) {
+          const seconds = Math.round((Date.now() - started) / 1000)
+          process.stderr.write(`Built ${built} package${built === 1 ? "" : "s"} in ${seconds} s.\n\n`)
+        }
+        resolve(0)
+        return
+      }
+      process.stderr.write(output)
+      resolve(code ?? 1)
+    })
   })
-  if (result.status === 0) return 0
-  process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? `${result.error.message}\n` : ""}`)
-  return result.status ?? 1
-}
 
 /** Runs the command in its own process group, until it ends or this process is told to stop. */
 export const run = (command: string, args: ReadonlyArray<string>): void => {
@@ -95,7 +137,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write("Usage: node launch.ts [--build-only] <workspace package> <command> [args...]\n")
     process.exit(2)
   }
-  const code = build(pkg)
+  const code = await build(pkg)
   if (code !== 0 || buildOnly) process.exit(code)
   run(command!, args)
 }

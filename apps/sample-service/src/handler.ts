@@ -88,6 +88,19 @@ const usage = (
   curl -N ${origin}/v1/stream -d '{"prompt":"Once upon a time"}'
   curl -N -H 'Last-Event-ID: <id of the last event you got>' ${origin}/v1/stream/<id>
   curl -X DELETE ${origin}/v1/stream/<id>
+
+The environment (every variable optional):
+  PORT, HOST                      where it listens
+  FRIENDLI_TOKEN, FRIENDLI_BASE_URL, FRIENDLI_MODEL
+                                  the model server (without a token: the embedded mock, paced by MOCK_FAULTS)
+  REDIS_URL, REDIS_MAX_CONNECTIONS, RESUMABLE_LEASE_MS, RESUMABLE_RETENTION_MS
+                                  where the streams are kept, and for how long
+  KEEP_ALIVE_MS=15000             a ": keep-alive" comment after this long with nothing sent
+  MAX_BODY_BYTES=1048576          a larger request body is a 413
+  BODY_TIMEOUT_MS=10000           a request body slower than this is a 408
+  MAX_STREAMS                     more streams open at once are a 503 with Retry-After (default: no bound)
+  CORS_ORIGINS                    * or a comma-separated list of origins allowed cross-origin (default: none)
+  DRAIN_GRACE_MS=30000            on SIGTERM: no new streams (503), those in flight may finish within this
 `
 
 /**

@@ -10,6 +10,10 @@
  *
  * @since 0.1.0
  */
+export * from "./cors.ts"
+export * from "./drain.ts"
 export * from "./handler.ts"
+export * from "./limits.ts"
 export * from "./start.ts"
 export * from "./streams.ts"
+export * from "./telemetry.ts"

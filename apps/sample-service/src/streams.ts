@@ -7,6 +7,7 @@
 
 import { errorResponse, type PromiseClient } from "@friendli-stream/client"
 import { ResumableHandler, type ResumableStore } from "@friendli-stream/resumable"
+import { SseResponse } from "@friendli-stream/stream"
 import type * as Layer from "effect/Layer"
 import { DEFAULT_MODEL, jsonError, readStreamRequest } from "./handler.ts"
 
@@ -26,6 +27,32 @@ export interface StreamsOptions {
   readonly retentionMs?: number | undefined
   /** The longest a stream is generated, in milliseconds (default 600 000); then a `timeout` end. */
   readonly maxDurationMs?: number | undefined
+  /**
+   * A `: keep-alive` comment after this many milliseconds with nothing sent (default 15 000); a first token later than
+   * this is waited for inside the `200`, so that a proxy keeps the connection. @since 0.3.0
+   */
+  readonly keepAliveMs?: number | undefined
+}
+
+/** `promise`'s value or failure if it settles within `ms` (any time for 0); `undefined` when it takes longer. */
+const settledWithin = async <A>(
+  promise: Promise<A>,
+  ms: number,
+): Promise<{ readonly value: A } | { readonly error: unknown } | undefined> => {
+  const settled = promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  )
+  if (!(ms > 0)) return await settled
+  let timer!: ReturnType<typeof setTimeout>
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms)
+  })
+  try {
+    return await Promise.race([settled, late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /**
@@ -42,6 +69,7 @@ export const makeStreams = (client: PromiseClient, options: StreamsOptions = {})
     leaseMs: options.leaseMs,
     retentionMs: options.retentionMs,
     maxDurationMs: options.maxDurationMs,
+    keepAliveMs: options.keepAliveMs,
     start: async (request, { signal }) => {
       const input = await readStreamRequest(request)
       if (typeof input === "string") return jsonError(400, input)
@@ -56,15 +84,14 @@ export const makeStreams = (client: PromiseClient, options: StreamsOptions = {})
         // the stream's own signal, not the request's: generation goes on when the first reader goes away
         { signal },
       )
-      // The first item decides: a failure before it is the answer (and no stream is stored).
+      // The first item decides: a failure before it is the answer (and no stream is stored); one later than the
+      // keep-alive time is waited for inside the stream (its keep-alives keep the connection), a failure its end.
       const items = handle[Symbol.asyncIterator]()
-      let first: IteratorResult<unknown>
-      try {
-        first = await items.next()
-      } catch (error) {
-        return errorResponse(error)
-      }
+      const next = items.next()
+      const early = await settledWithin(next, options.keepAliveMs ?? SseResponse.DEFAULT_KEEP_ALIVE_MS)
+      if (early !== undefined && "error" in early) return errorResponse(early.error)
       return (async function* () {
+        const first = early === undefined ? await next : early.value
         if (first.done) return
         yield first.value
         yield* { [Symbol.asyncIterator]: () => items }

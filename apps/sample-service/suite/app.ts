@@ -35,7 +35,7 @@ export const appTests = ({ name, startApp, serveMock }: AppUnderTest): void => {
       assert.match(app.url, /^http:\/\/127\.0\.0\.1:\d+$/)
       const res = await post(app.url, { prompt: "Once upon a time", max_tokens: 8 })
       assert.equal(res.status, 200)
-      assert.equal(res.headers.get("content-type"), "text/event-stream")
+      assert.equal(res.headers.get("content-type"), "text/event-stream; charset=utf-8")
       const { events, reads } = await readSse(res)
       assert.equal(events.at(-1), "[DONE]")
       const chunks = events

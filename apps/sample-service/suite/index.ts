@@ -17,6 +17,8 @@
 import { type AppUnderTest, appTests } from "./app.ts"
 import { clusterTests } from "./cluster.ts"
 import { commandTests } from "./command.ts"
+import { drainTests } from "./drain.ts"
+import { hardeningTests } from "./hardening.ts"
 import type { ServiceCommand } from "./processes.ts"
 import { resumableTests } from "./resumable.ts"
 
@@ -35,6 +37,10 @@ export const appSuite = (
 ): void => {
   appTests(app)
   resumableTests(app)
+  hardeningTests(app)
   commandTests(app.packageName)
-  if (app.service !== undefined) clusterTests(app.name, app.service)
+  if (app.service !== undefined) {
+    drainTests(app.name, app.service)
+    clusterTests(app.name, app.service)
+  }
 }

@@ -118,12 +118,13 @@ export const resumableTests = ({ name, startApp }: AppUnderTest): void =>
       const after = await readAll(first.events)
       assertWhole([...before, ...after], location.split("/").at(-1)!)
       assert.equal(endReasonOf(after.at(-1)!), "cancelled")
-      const record = await app.mock!.waitForDisconnect(upstream.id, { timeoutMs: 5000 })
+      // a producer whose upstream stalls sees the cancel at its next lease renewal (leaseMs / 3: 5 s by default)
+      const record = await app.mock!.waitForDisconnect(upstream.id, { timeoutMs: 10_000 })
       assert.equal(record.outcome, "disconnected")
       // a resume of the cancelled stream: the rest, then the same cancelled end
       const resumed = await readAll((await resume(app.url, location, before.at(-1)!.id)).events)
       assert.deepEqual(resumed, after)
-    })
+    }, 20_000)
 
     it("answers a second DELETE with a clear status and message, and the stream stays readable", async () => {
       app.mock!.queueFaults("stall:3")

@@ -18,7 +18,14 @@
  * @since 0.1.0
  */
 import { resumableRoutes } from "@friendli-stream/cloudflare/resumable"
-import { DEFAULT_MODEL, jsonError, readStreamRequest } from "@friendli-stream/sample-service"
+import {
+  DEFAULT_MODEL,
+  jsonError,
+  parseCorsOrigins,
+  readBounded,
+  readStreamRequest,
+  withCors,
+} from "@friendli-stream/sample-service"
 import { dropAfter } from "./dropAfter.ts"
 import { PAGE } from "./page.ts"
 import type { Env } from "./streamObject.ts"
@@ -44,29 +51,49 @@ const start = (env: Env) => async (request: Request) => {
   }
 }
 
+/** A whole number of an environment variable (unset or empty: `undefined`). */
+const whole = (env: Env, name: "MAX_BODY_BYTES" | "BODY_TIMEOUT_MS"): number | undefined => {
+  const text = env[name]
+  if (text === undefined || text === "") return undefined
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name}=${JSON.stringify(text)} is not a whole number from 1 on.`)
+  return value
+}
+
+/** The Worker's routes, its request body read within MAX_BODY_BYTES and BODY_TIMEOUT_MS first (413, 408). */
+const route = async (request: Request, env: Env): Promise<Response> => {
+  const bounded = await readBounded(request, {
+    maxBodyBytes: whole(env, "MAX_BODY_BYTES"),
+    bodyTimeoutMs: whole(env, "BODY_TIMEOUT_MS"),
+  })
+  if (bounded instanceof Response) return bounded
+  request = bounded
+  const url = new URL(request.url)
+  if (url.pathname === "/") {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return jsonError(405, "Use GET /.", undefined, { allow: "GET, HEAD" })
+    }
+    return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } })
+  }
+  const routed = resumableRoutes(request, env.STREAMS, { start: start(env) })
+  if (routed !== undefined) {
+    const drop = env.TEST_HOOKS === "true" ? Number(url.searchParams.get("dropAfter") ?? Number.NaN) : Number.NaN
+    return Number.isInteger(drop) && drop > 0 ? dropAfter(await routed, drop) : routed
+  }
+  return jsonError(
+    404,
+    `No route ${url.pathname}: the page is at /, the streams at POST /v1/stream and /v1/stream/<id>.`,
+    "not_found",
+  )
+}
+
 /**
- * The Worker.
+ * The Worker: its routes, within the body bounds, answering cross-origin requests from `CORS_ORIGINS`.
  *
  * @since 0.1.0
  */
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
-    const url = new URL(request.url)
-    if (url.pathname === "/") {
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        return jsonError(405, "Use GET /.", undefined, { allow: "GET, HEAD" })
-      }
-      return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } })
-    }
-    const routed = resumableRoutes(request, env.STREAMS, { start: start(env) })
-    if (routed !== undefined) {
-      const drop = env.TEST_HOOKS === "true" ? Number(url.searchParams.get("dropAfter") ?? Number.NaN) : Number.NaN
-      return Number.isInteger(drop) && drop > 0 ? dropAfter(await routed, drop) : routed
-    }
-    return jsonError(
-      404,
-      `No route ${url.pathname}: the page is at /, the streams at POST /v1/stream and /v1/stream/<id>.`,
-      "not_found",
-    )
-  },
+  fetch: (request: Request, env: Env): Promise<Response> =>
+    withCors((r) => route(r, env), parseCorsOrigins(env.CORS_ORIGINS))(request),
 } satisfies ExportedHandler<Env>

@@ -13,7 +13,8 @@ import * as Redacted from "effect/Redacted"
 
 /**
  * The Worker's bindings: the streams' Durable Objects (`STREAMS`), the client's and the streams' settings
- * (`FRIENDLI_TOKEN` as a secret, `FRIENDLI_MODEL`, `RESUMABLE_RETENTION_MS`, …), `MOCK_FAULTS` (the pacing of the
+ * (`FRIENDLI_TOKEN` as a secret, `FRIENDLI_MODEL`, `RESUMABLE_RETENTION_MS`, …), the service's bounds and CORS
+ * (`MAX_BODY_BYTES`, `BODY_TIMEOUT_MS`, `CORS_ORIGINS`), `MOCK_FAULTS` (the pacing of the
  * mock it streams from when there is no token) and `TEST_HOOKS` (`"true"`: `?dropAfter=k` cuts each response after
  * k events, for the browser test).
  *
@@ -23,6 +24,12 @@ export interface Env extends ResumableEnv {
   readonly STREAMS: DurableObjectNamespace<StreamObject>
   readonly MOCK_FAULTS?: string
   readonly TEST_HOOKS?: string
+  /** `*` or a comma-separated list of the origins allowed cross-origin (default: none). @since 0.3.0 */
+  readonly CORS_ORIGINS?: string
+  /** The largest request body in bytes (default 1 MiB; a larger one is a 413). @since 0.3.0 */
+  readonly MAX_BODY_BYTES?: string
+  /** How long a request body may take to arrive, in milliseconds (default 10 000; then a 408). @since 0.3.0 */
+  readonly BODY_TIMEOUT_MS?: string
 }
 
 /**

@@ -4,18 +4,19 @@
  *
  * @since 0.2.0
  */
-import {
-  type EmbeddingModelV4,
-  type ImageModelV4,
-  type LanguageModelV4,
-  NoSuchModelError,
-  type ProviderV4,
-  type TranscriptionModelV4,
+import type {
+  EmbeddingModelV4,
+  ImageModelV4,
+  LanguageModelV4,
+  ProviderV4,
+  TranscriptionModelV4,
 } from "@ai-sdk/provider"
 import type { FriendliClient } from "@friendli-stream/client"
 import type { ModelCatalogResponseItem } from "@friendli-stream/core"
 import type * as Redacted from "effect/Redacted"
 import { type CallSettings, httpClientOf, resolveForCall } from "./internal/call.ts"
+import { FriendliEmbeddingModel } from "./internal/embedding.ts"
+import { FriendliImageModel } from "./internal/image.ts"
 import { FriendliLanguageModel } from "./internal/model.ts"
 import { listModels } from "./internal/models.ts"
 import { FriendliTranscriptionModel } from "./internal/transcription.ts"
@@ -24,9 +25,11 @@ import { tools } from "./Tools.ts"
 /**
  * How the provider reaches Friendli. Every member is optional.
  *
- * - `token`: the bearer token; default `FRIENDLI_TOKEN` (read when a call is made). Kept `Redacted`.
+ * - `token` (or `apiKey`, the name every AI SDK provider gives it; not both): the bearer token; default
+ *   `FRIENDLI_TOKEN` (read when a call is made). Kept `Redacted`.
  * - `deployment`: `"serverless"` (default), `"dedicated"` or `"container"`: picks the default base URL.
- * - `baseURL`: a Friendli Container or any OpenAI-compatible server, without `/v1` (e.g. `http://127.0.0.1:8000`).
+ * - `baseURL`: a Friendli Container or any OpenAI-compatible server, its root or its `/v1` (e.g.
+ *   `http://127.0.0.1:8000`, `https://api.friendli.ai/serverless/v1`).
  * - `teamId`: sent as `X-Friendli-Team`; default `FRIENDLI_TEAM`.
  * - `fetch`: the `fetch` every request goes through (default: the global one).
  * - `headers`: extra headers on every request.
@@ -39,6 +42,8 @@ import { tools } from "./Tools.ts"
 export interface FriendliProviderSettings {
   /** @since 0.2.0 */
   readonly token?: string | Redacted.Redacted<string> | undefined
+  /** The bearer token under the AI SDK providers' name for it: `token`'s other name (pass one of them). @since 0.3.0 */
+  readonly apiKey?: string | Redacted.Redacted<string> | undefined
   /** @since 0.2.0 */
   readonly deployment?: "serverless" | "dedicated" | "container" | undefined
   /** @since 0.2.0 */
@@ -85,6 +90,22 @@ export interface FriendliProvider extends ProviderV4 {
   transcriptionModel(modelId: string): TranscriptionModelV4
   /** A transcription model (the same as `transcriptionModel`). @since 0.2.0 */
   transcription(modelId: string): TranscriptionModelV4
+  /**
+   * An embedding model (`/v1/embeddings` of a dedicated endpoint: `modelId` is the endpoint id), for `embed` and
+   * `embedMany`. On a serverless or container provider its calls fail with `InvalidRequestError` (nothing sent).
+   * @since 0.3.0
+   */
+  embeddingModel(modelId: string): EmbeddingModelV4
+  /** An embedding model (the same as `embeddingModel`). @since 0.3.0 */
+  embedding(modelId: string): EmbeddingModelV4
+  /**
+   * An image model (`/v1/images/generations`; with input images, `/v1/images/edits`) of a dedicated endpoint or a
+   * container, for `generateImage`. On a serverless provider its calls fail with `InvalidRequestError`.
+   * @since 0.3.0
+   */
+  imageModel(modelId: string): ImageModelV4
+  /** An image model (the same as `imageModel`). @since 0.3.0 */
+  image(modelId: string): ImageModelV4
   /** Friendli's built-in tools, run by Friendli (serverless). @since 0.2.0 */
   readonly tools: typeof tools
   /**
@@ -114,6 +135,7 @@ export const createFriendli = (settings: FriendliProviderSettings = {}): Friendl
     validation: settings.validation ?? "strict",
     client: {
       token: settings.token,
+      apiKey: settings.apiKey,
       team: settings.teamId,
       deployment,
       baseURL: settings.baseURL,
@@ -129,27 +151,19 @@ export const createFriendli = (settings: FriendliProviderSettings = {}): Friendl
   const dedicatedSettings = call("dedicated")
   const transcription = (modelId: string) =>
     new FriendliTranscriptionModel(modelId, { provider: "friendli", settings: main, http })
-  const noSuch = (modelType: "embeddingModel" | "imageModel", why: string) => (modelId: string) => {
-    throw new NoSuchModelError({
-      modelId,
-      modelType,
-      message: `The Friendli provider of @friendli-stream/ai-sdk has no ${modelType} (model ${modelId}): ${why}`,
-    })
-  }
+  const embedding = (modelId: string) =>
+    new FriendliEmbeddingModel(modelId, { provider: "friendli", settings: main, http })
+  const image = (modelId: string) => new FriendliImageModel(modelId, { provider: "friendli", settings: main, http })
   const provider = Object.assign((modelId: string) => model(modelId, "chat"), {
     specificationVersion: "v4" as const,
     languageModel: (modelId: string) => model(modelId, "chat"),
     chat: (modelId: string) => model(modelId, "chat"),
     completion: (modelId: string) => model(modelId, "completion"),
     dedicated: (endpointId: string) => model(endpointId, "chat", dedicatedSettings),
-    embeddingModel: noSuch(
-      "embeddingModel",
-      "@friendli-stream/client has no embeddings call yet, and this provider only goes through that client.",
-    ) as (modelId: string) => EmbeddingModelV4,
-    imageModel: noSuch(
-      "imageModel",
-      "@friendli-stream/client has no image generation call yet, and this provider only goes through that client.",
-    ) as (modelId: string) => ImageModelV4,
+    embeddingModel: embedding,
+    embedding,
+    imageModel: image,
+    image,
     transcriptionModel: transcription,
     transcription,
     tools,

@@ -4,9 +4,12 @@
  *
  * @since 0.2.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.2.0 */
 export * from "./FriendliProvider.ts"
+/** @since 0.3.0 */
+export type { FriendliImageOptions } from "./internal/image.ts"
 /** @since 0.2.0 */
 export type { FriendliProviderOptions } from "./internal/options.ts"
 /** @since 0.2.0 */

@@ -128,6 +128,14 @@ describe("request fields", () => {
     assert.equal(headers["x-call"], "1")
   })
 
+  it("takes the token as apiKey, as every AI SDK provider names it, and a baseURL ending in /v1", async () => {
+    const friendli = createFriendli({ apiKey: TOKEN, baseURL: `${h.server.url}/serverless/v1` })
+    await generateText({ model: friendli(MODEL), prompt: "Hi", maxOutputTokens: 2 })
+    const request = h.mock.lastRequest()!
+    assert.equal(request.headers.authorization, `Bearer ${TOKEN}`)
+    assert.equal(request.path, "/serverless/v1/chat/completions")
+  })
+
   it("sends images as image_url parts", async () => {
     await generateText({
       model: h.provider()(MODEL),

@@ -2,7 +2,7 @@
 // usage the mock answered, the form fields it received, warnings for what Friendli cannot do, and HTTP errors as
 // APICallErrors the AI SDK retries itself.
 import assert from "node:assert/strict"
-import { APICallError, InvalidArgumentError, NoSuchModelError } from "@ai-sdk/provider"
+import { APICallError, InvalidArgumentError } from "@ai-sdk/provider"
 import { RateLimitError } from "@friendli-stream/client"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { transcribe } from "ai"
@@ -215,15 +215,5 @@ describe("transcription errors", () => {
     await assert.rejects(pending, /stop/)
     const settled = await h.mock.waitForDisconnect(record.id, { timeoutMs: 3000 })
     assert.equal(settled.outcome, "disconnected")
-  })
-})
-
-describe("models without a client call", () => {
-  it("an embedding model is a NoSuchModelError that says the client has no embeddings call yet", () => {
-    assert.throws(
-      () => h.provider().embeddingModel("e5-mistral"),
-      (e: unknown) =>
-        NoSuchModelError.isInstance(e) && e.modelType === "embeddingModel" && /embeddings/.test(e.message),
-    )
   })
 })

@@ -7,15 +7,17 @@
 import type { DeploymentKind } from "@friendli-stream/core"
 import type * as Redacted from "effect/Redacted"
 import { DEFAULTS, resolveClientOptions as resolve } from "./internal/options.ts"
+import type { TelemetryOptions } from "./Telemetry.ts"
 
 /**
  * How the client reaches and talks to the server. Every member is optional.
  *
- * - `token`: the bearer token; default `FRIENDLI_TOKEN`. Needed for Friendli's cloud (`serverless`,
- *   `dedicated` without `baseURL`); without it, no `Authorization` header is sent.
+ * - `token` (or `apiKey`, its name in the openai SDK; not both): the bearer token; default `FRIENDLI_TOKEN`. Needed
+ *   for Friendli's cloud (`serverless`, `dedicated` without `baseURL`); without it, no `Authorization` header is sent.
  * - `team`: sent as `X-Friendli-Team`; default `FRIENDLI_TEAM`.
  * - `deployment`: `"serverless"` (default), `"dedicated"` or `"container"`: picks the default base URL.
- * - `baseURL`: any OpenAI-compatible server, without `/v1` (e.g. `http://127.0.0.1:8000`).
+ * - `baseURL`: any OpenAI-compatible server, its root or its `/v1` as the openai SDK takes it (e.g.
+ *   `http://127.0.0.1:8000`, `https://api.friendli.ai/serverless/v1`); not an endpoint's URL, no query string.
  * - `maxRetries`: retries after a connection error, 408, 429, 5xx or an in-stream error before the first chunk;
  *   default 2.
  * - `initialRetryDelayMs` / `maxRetryDelayMs`: the exponential backoff (jittered down by up to 25%) when the
@@ -31,6 +33,8 @@ import { DEFAULTS, resolveClientOptions as resolve } from "./internal/options.ts
 export interface ClientOptions {
   /** The bearer token, as text or `Redacted` (it is kept `Redacted` either way). @since 0.1.0 */
   readonly token?: string | Redacted.Redacted<string> | undefined
+  /** The bearer token under the openai SDK's name for it: `token`'s other name (pass one of them). @since 0.3.0 */
+  readonly apiKey?: string | Redacted.Redacted<string> | undefined
   /** @since 0.1.0 */
   readonly team?: string | undefined
   /** @since 0.1.0 */
@@ -51,6 +55,11 @@ export interface ClientOptions {
   readonly idleTimeoutMs?: number | undefined
   /** @since 0.1.0 */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * The Promise client's OpenTelemetry `tracer` and `meter` (see `Telemetry`); the Effect client reports through
+   * the tracer and metrics of the program it runs in, and ignores this. @since 0.3.0
+   */
+  readonly telemetry?: TelemetryOptions | undefined
 }
 
 /**
@@ -65,7 +74,7 @@ export interface ResolvedClientOptions {
   readonly team: string | undefined
   /** @since 0.1.0 */
   readonly deployment: DeploymentKind
-  /** The base URL in force, without a trailing slash. @since 0.1.0 */
+  /** The base URL in force: the server's root (a given `/v1` removed), without a trailing slash. @since 0.1.0 */
   readonly baseURL: string
   /** @since 0.1.0 */
   readonly maxRetries: number
@@ -92,8 +101,8 @@ export const defaultClientOptions: typeof DEFAULTS = DEFAULTS
 
 /**
  * Fills in defaults and the environment (`FRIENDLI_TOKEN`, `FRIENDLI_TEAM`, read through Effect's default
- * `ConfigProvider`); throws `ClientConfigError` for options that cannot work (no token for Friendli's cloud, a
- * negative retry count, a base URL that is not http).
+ * `ConfigProvider`); throws `ClientConfigError` for options that cannot work (no token for Friendli's cloud, both
+ * `token` and `apiKey`, a negative retry count, a base URL that is not http or is an endpoint's URL).
  *
  * @since 0.1.0
  */

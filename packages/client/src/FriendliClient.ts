@@ -76,8 +76,13 @@ export interface StreamMethods<Req, S, C> {
  * @since 0.3.0
  */
 export interface CreateMethod<Req, R> {
-  /** Asks for the whole answer (`stream: false`). @since 0.3.0 */
-  create(request: Req): Effect.Effect<R, CreateFailure>
+  /**
+   * Asks for the whole answer (`stream: false`). A request with `stream: true` is a type error here, and fails with
+   * `InvalidRequestError` unsent: `stream()` streams.
+   *
+   * @since 0.3.0
+   */
+  create(request: Req & { readonly stream?: false | null | undefined }): Effect.Effect<R, CreateFailure>
 }
 
 /**
@@ -164,6 +169,54 @@ export type TokenizeRequest = Core.ContainerTokenizationBody
 export type DetokenizeRequest = Core.ContainerDetokenizationBody
 
 /**
+ * An embeddings request (dedicated endpoints): `model` (the endpoint id), and `input` (a string or several) or
+ * `tokens`; `encoding_format: "base64"` asks for the vectors as base64 float32 bytes.
+ *
+ * @since 0.3.0
+ */
+export type EmbeddingsRequest = Core.DedicatedEmbeddingsBody
+
+/**
+ * An image generation request: a dedicated endpoint's body (`model` required, `response_format` `url` by default)
+ * or a container's (`model` optional, `response_format` `jpeg` or `raw`).
+ *
+ * @since 0.3.0
+ */
+export type ImageGenerationRequest = Core.DedicatedImageGenerationBody | Core.ContainerImageGenerationBody
+
+/**
+ * An image edit request: `image` (one `{ image }` or several, each a URL or a base64 `data:` URL) and `prompt`; a
+ * dedicated endpoint's body or a container's, as for {@link ImageGenerationRequest}.
+ *
+ * @since 0.3.0
+ */
+export type ImageEditRequest = Core.DedicatedImageEditBody | Core.ContainerImageEditBody
+
+/**
+ * An image answer: a dedicated endpoint's `{ data: [{ url | b64_json, seed, response_format }] }` or a container's
+ * `{ image }` (base64).
+ *
+ * @since 0.3.0
+ */
+export type ImagesResponse = Core.DedicatedImageGenerateSuccess | Core.ContainerImageGenerateSuccess
+
+/**
+ * `/v1/embeddings` (dedicated endpoints only): `create`. On a serverless or container client it fails with
+ * `InvalidRequestError` without sending.
+ *
+ * @since 0.3.0
+ */
+export type Embeddings = EffectApi<Apis.Apis["embeddings"]>
+
+/**
+ * `/v1/images/generations` and `/v1/images/edits` (dedicated endpoints and containers): `generate` and `edit`. On a
+ * serverless client they fail with `InvalidRequestError` without sending.
+ *
+ * @since 0.3.0
+ */
+export type Images = EffectApi<Apis.Apis["images"]>
+
+/**
  * `/v1/responses` (OpenAI's Responses format): `stream` ends at `response.completed` or `response.incomplete`;
  * `response.failed` fails with `ApiError`, a cut stream with `StreamTruncated`. And `create`.
  *
@@ -211,7 +264,8 @@ export type EffectClientOf<T> = { readonly options: ResolvedClientOptions } & Ef
 
 /**
  * The client service: `completions`, `chat`, `toolAssistedChat`, `responses`, `messages`, `audio.transcriptions`,
- * `models.list()`, `tokenize` and `detokenize`, each made from its entry in the table of APIs.
+ * `models.list()`, `tokenize`, `detokenize`, `embeddings.create` and `images.generate` / `images.edit` (since
+ * 0.3.0), each made from its entry in the table of APIs.
  *
  * @since 0.1.0
  */

@@ -25,6 +25,7 @@ import type * as Apis from "./internal/apis.ts"
 import { apis } from "./internal/apis.ts"
 import { promiseClientOf } from "./internal/clients.ts"
 import type { AbortSignalLike, HeadersInitLike, WebReadableStream, WebResponse } from "./internal/globals.ts"
+import { withOpenaiShape } from "./internal/openaiShape.ts"
 import { errorResponse as makeErrorResponse } from "./internal/response.ts"
 
 /**
@@ -63,6 +64,13 @@ export type HeadersInput = HeadersInitLike
 export interface StreamResponseInit {
   /** @since 0.1.0 */
   readonly headers?: HeadersInput | undefined
+  /**
+   * How long the response may send nothing before a `: keep-alive` comment goes out (default 15 000 ms; 0: never).
+   * A first item that takes longer than this is waited for inside a `200` response.
+   *
+   * @since 0.3.0
+   */
+  readonly keepAliveMs?: number | undefined
 }
 
 /**
@@ -98,9 +106,12 @@ export interface StreamHandle<A, F> extends AsyncIterable<A> {
   toReadableStream(): GlobalReadableStream
   /**
    * Answers an HTTP request with the stream: waits for the first item, then resolves to a `200 text/event-stream`
-   * response (`cache-control: no-cache`) whose body is `toReadableStream()`'s server-sent events, passed on as they
-   * arrive, from that item on; a failure after it is the body's last event, `event: error`. A failure before the
-   * first item resolves to a JSON error instead, `{ "error": { "message", "type", "code" } }` (`type`: the error
+   * response (`SseResponse.HEADERS`: `cache-control: no-cache, no-transform`, `x-accel-buffering: no`) whose body is
+   * `toReadableStream()`'s server-sent events, passed on as they arrive, from that item on, with a `: keep-alive`
+   * comment whenever nothing went out for `init.keepAliveMs` (default 15 s); a failure after it is the body's last
+   * event, `event: error`. A first item that takes longer than `keepAliveMs` is waited for inside the `200` (keep-alives
+   * until it comes; a failure is then the body's `event: error`). A failure before the first item resolves to a JSON
+   * error instead, `{ "error": { "message", "type", "code" } }` (`type`: the error
    * class, `code`: the upstream status or code), with a status that says whose fault it was:
    *
    * | failure before the first item                               | status                                   |
@@ -176,13 +187,38 @@ export interface PromiseStreamMethods<Req, S, C, F, K> {
 }
 
 /**
- * The non-streamed form of an API, with Promises.
+ * A request that asks for a stream (`stream: true`): `create` answers it with the stream's handle.
  *
  * @since 0.3.0
  */
-export interface PromiseCreateMethod<Req, R> {
+export type StreamingRequest<Req> = Req & { readonly stream: true }
+
+/**
+ * A request that asks for the whole answer (`stream` absent, `false` or `null`).
+ *
+ * @since 0.3.0
+ */
+export type WholeRequest<Req> = Req & { readonly stream?: false | null | undefined }
+
+/**
+ * The non-streamed form of an API, with Promises, shaped as the openai SDK's `create`: `stream: true` in the request
+ * returns the stream's handle (as `stream()` does), without it the whole answer. A `stream: true` request never
+ * answers with a whole response.
+ *
+ * @since 0.3.0
+ */
+export interface PromiseCreateMethod<Req, S, C, F, R, K> {
+  /** Streams the API's items (`stream: true`), decoded with the strict Friendli schemas. @since 0.3.0 */
+  create(request: StreamingRequest<Req>, options?: StreamOptions & StrictOptions): HandleOf<S, F, K>
+  /** Streams the API's items (`stream: true`) from a compatible server, decoded leniently. @since 0.3.0 */
+  create(request: StreamingRequest<Req>, options: StreamOptions & CompatibleOptions): HandleOf<C, F, K>
   /** Asks for the whole answer (`stream: false`). @since 0.3.0 */
-  create(request: Req, options?: RequestOptions): Promise<R>
+  create(request: WholeRequest<Req>, options?: RequestOptions): Promise<R>
+  /** A stream or the whole answer, as `stream` says at run time. @since 0.3.0 */
+  create(
+    request: Req & { readonly stream?: boolean | null | undefined },
+    options?: StreamOptions,
+  ): HandleOf<S | C, F, K> | Promise<R>
 }
 
 /**
@@ -192,7 +228,7 @@ export interface PromiseCreateMethod<Req, R> {
  */
 export type PromiseApi<Entry> =
   Entry extends Apis.Streamed<infer Req, infer S, infer C, infer F, infer R, infer K>
-    ? PromiseStreamMethods<Req, S, C, F, K> & ([R] extends [never] ? unknown : PromiseCreateMethod<Req, R>)
+    ? PromiseStreamMethods<Req, S, C, F, K> & ([R] extends [never] ? unknown : PromiseCreateMethod<Req, S, C, F, R, K>)
     : Entry extends Apis.Plain<infer Req, infer R>
       ? [Req] extends [undefined]
         ? (options?: RequestOptions) => Promise<R>
@@ -207,11 +243,14 @@ export type PromiseApi<Entry> =
 export type PromiseCompletions = PromiseApi<Apis.Apis["completions"]>
 
 /**
- * `/v1/chat/completions`, with Promises.
+ * `/v1/chat/completions`, with Promises; `chat.completions.create` is `chat.create` under the openai SDK's name.
  *
  * @since 0.1.0
  */
-export type PromiseChat = PromiseApi<Apis.Apis["chat"]>
+export type PromiseChat = PromiseApi<Apis.Apis["chat"]> & {
+  /** The openai SDK's path to the same API: `client.chat.completions.create(...)`. @since 0.3.0 */
+  readonly completions: Pick<PromiseApi<Apis.Apis["chat"]>, "create">
+}
 
 /**
  * `/tools/v1/chat/completions`, with Promises; `finalCompletion()` folds the chat chunks.
@@ -312,11 +351,17 @@ export type PromiseClientOf<T> = {
 
 /**
  * The Promise client: `completions`, `chat`, `toolAssistedChat`, `responses`, `messages`, `audio.transcriptions`,
- * `models.list()`, `tokenize` and `detokenize`, each made from its entry in the table of APIs, and `close()`.
+ * `models.list()`, `tokenize` and `detokenize`, each made from its entry in the table of APIs, and `close()`. It is
+ * also shaped as the openai SDK's client: `chat.completions.create`, `completions.create` (and `responses.create`,
+ * `audio.transcriptions.create`, `models.list`), `stream: true` answering with a stream, `apiKey`, a `baseURL`
+ * ending in `/v1`.
  *
  * @since 0.1.0
  */
-export interface PromiseClient extends PromiseClientOf<Apis.Apis> {}
+export interface PromiseClient extends PromiseClientOf<Apis.Apis> {
+  /** `/v1/chat/completions`, also as `chat.completions.create`. @since 0.1.0 */
+  readonly chat: PromiseChat
+}
 
 /**
  * Makes the Promise client on an `HttpClient` layer; throws `ClientConfigError` for options that cannot work.
@@ -326,4 +371,4 @@ export interface PromiseClient extends PromiseClientOf<Apis.Apis> {}
 export const makePromiseClient = (
   httpClient: Layer.Layer<HttpClient.HttpClient>,
   options: ClientOptions = {},
-): PromiseClient => promiseClientOf(httpClient, options, apis)
+): PromiseClient => withOpenaiShape(promiseClientOf(httpClient, options, apis))

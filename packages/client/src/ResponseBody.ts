@@ -7,7 +7,7 @@
  *
  * @since 0.3.0
  */
-import type { Sse } from "@friendli-stream/stream"
+import type { ByteStreamLike } from "@friendli-stream/stream"
 import * as Context from "effect/Context"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Option from "effect/Option"
@@ -17,7 +17,7 @@ import * as Option from "effect/Option"
  *
  * @since 0.3.0
  */
-export type ResponseBodyReader = (response: HttpClientResponse.HttpClientResponse) => Sse.ByteStreamLike | undefined
+export type ResponseBodyReader = (response: HttpClientResponse.HttpClientResponse) => ByteStreamLike | undefined
 
 /**
  * The body of a `fetch` response (`HttpClientResponse.toWeb`), `undefined` for any other.
@@ -26,7 +26,7 @@ export type ResponseBodyReader = (response: HttpClientResponse.HttpClientRespons
  */
 export const webBody: ResponseBodyReader = (response) => {
   const web = HttpClientResponse.toWeb(response)
-  return Option.isSome(web) && web.value.body !== null ? (web.value.body as Sse.ByteStreamLike) : undefined
+  return Option.isSome(web) && web.value.body !== null ? (web.value.body as ByteStreamLike) : undefined
 }
 
 /**

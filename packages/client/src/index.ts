@@ -4,6 +4,7 @@
  *
  * @since 0.3.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.1.0 */
 export * from "./ClientError.ts"
@@ -19,3 +20,5 @@ export * from "./PromiseClient.ts"
 export * as ResponseBody from "./ResponseBody.ts"
 /** @since 0.2.0 */
 export * from "./Retryable.ts"
+/** @since 0.3.0 */
+export * as Telemetry from "./Telemetry.ts"

@@ -1,8 +1,9 @@
 // StreamHandle.toResponse: the stream as the answer to an HTTP request, against a fake server (a `fetch` function).
 import assert from "node:assert/strict"
-import { ApiError, decodeCompletionStream } from "@friendli-stream/stream"
+import { ApiError, decodeCompletionStream, SseResponse } from "@friendli-stream/stream"
 import { describe, it } from "@friendli-stream/test-harness"
-import { type ClientOptions, makePromiseClient } from "../src/index.ts"
+import { createMockFriendli } from "@friendli-stream/testing"
+import { type ClientOptions, FriendliClient, makePromiseClient } from "../src/index.ts"
 import { type Answer, BASE, completionChunkWire as chunk, fakeServer, json, sse } from "./client-support.ts"
 
 const request = { model: "m", prompt: "Hello", max_tokens: 5 }
@@ -68,8 +69,9 @@ describe("StreamHandle.toResponse", () => {
     await upstream.send(event(chunk("a")))
     const response = await answered
     assert.equal(response.status, 200)
-    assert.equal(response.headers.get("content-type"), "text/event-stream")
-    assert.equal(response.headers.get("cache-control"), "no-cache")
+    assert.equal(response.headers.get("content-type"), "text/event-stream; charset=utf-8")
+    assert.equal(response.headers.get("cache-control"), "no-cache, no-transform")
+    assert.equal(response.headers.get("x-accel-buffering"), "no")
     const reader = response.body!.getReader()
     const first = await reader.read()
     assert.equal(
@@ -212,7 +214,7 @@ describe("StreamHandle.toResponse", () => {
     const ok = await handle.toResponse({ headers: cors })
     assert.equal(ok.headers.get("access-control-allow-origin"), "*")
     assert.equal(ok.headers.get("cache-control"), "no-store")
-    assert.equal(ok.headers.get("content-type"), "text/event-stream")
+    assert.equal(ok.headers.get("content-type"), "text/event-stream; charset=utf-8")
     await ok.text()
     await assert.rejects(() => handle.toResponse(), /already consumed/)
     const missing = await client.completions.stream(request).toResponse({ headers: new Headers(cors) })
@@ -221,5 +223,34 @@ describe("StreamHandle.toResponse", () => {
     assert.equal(missing.headers.get("content-type"), "application/json")
     await missing.body?.cancel()
     await client.close()
+  })
+
+  it("sends keep-alive comments inside a 200 while the first token is late (the mock's delay-first), then the same chunks", async () => {
+    const mock = createMockFriendli({ faults: "delay-first:400" })
+    const client = makePromiseClient(
+      FriendliClient.fetchHttpClient(((input: string | URL | Request, init?: RequestInit) =>
+        mock.fetch(new Request(input, init))) as typeof fetch),
+      { ...options, baseURL: "http://mock.test/serverless" },
+    )
+    try {
+      const response = await client.completions.stream({ ...request, stream: true }).toResponse({ keepAliveMs: 20 })
+      assert.equal(response.status, 200, response.status === 200 ? "" : await response.text())
+      assert.equal(response.headers.get("x-accel-buffering"), "no")
+      const reader = response.body!.getReader()
+      // the first bytes out are a keep-alive: the mock has not answered yet
+      assert.equal(new TextDecoder().decode((await reader.read()).value), SseResponse.KEEP_ALIVE)
+      let text = ""
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        text += new TextDecoder().decode(value)
+      }
+      assert.ok(text.endsWith("data: [DONE]\n\n"))
+      const texts: Array<string> = []
+      for await (const c of decodeCompletionStream(new Response(text).body!)) texts.push(c.choices[0]?.text ?? "")
+      assert.equal(texts.filter((t) => t !== "").length, 5, `the chunks: ${JSON.stringify(texts)}`)
+    } finally {
+      await client.close()
+    }
   })
 })

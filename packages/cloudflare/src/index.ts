@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
 
 import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/client"
 import type { DeploymentKind } from "@friendli-stream/core"

@@ -12,6 +12,7 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
 
 import { type ClientConfigError, FetchAdapter, type FriendliClient, type PromiseClient } from "@friendli-stream/client"
 import type * as HttpClient from "effect/http/HttpClient"

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
 import { Readable } from "node:stream"
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"

@@ -99,6 +99,13 @@ export interface ResumableHandlerOptions<A, R = never> {
   readonly pageSize?: number | undefined
   /** Headers added to every event-stream response (e.g. CORS). @since 0.3.0 */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /**
+   * How long an event-stream response may send nothing before a `: keep-alive` comment goes out (default 15 000 ms,
+   * `SseResponse.DEFAULT_KEEP_ALIVE_MS`; 0: never). Readers ignore comments.
+   *
+   * @since 0.3.0
+   */
+  readonly keepAliveMs?: number | undefined
 }
 
 /**

@@ -5,6 +5,7 @@
  *
  * @since 0.3.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.3.0 */
 export * as EventId from "./EventId.ts"

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict"
 import { FriendliClient, makePromiseClient } from "@friendli-stream/client"
-import { CompletionStream } from "@friendli-stream/stream"
+import { CompletionStream, SseResponse } from "@friendli-stream/stream"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
 import { createMockFriendli } from "@friendli-stream/testing"
 import { serveNode } from "@friendli-stream/testing/node"
@@ -49,7 +49,9 @@ describe("ResumableHandler", () => {
     const prompt = uniquePrompt("uninterrupted")
     const response = await post(h, { prompt, max_tokens: 8 })
     assert.equal(response.status, 200)
-    assert.equal(response.headers.get("content-type"), "text/event-stream")
+    assert.equal(response.headers.get("content-type"), "text/event-stream; charset=utf-8")
+    assert.equal(response.headers.get("cache-control"), "no-cache, no-transform")
+    assert.equal(response.headers.get("x-accel-buffering"), "no")
     const url = streamUrl(h, response)
     assert.match(new URL(url).pathname, /^\/v1\/stream\/[A-Za-z0-9_-]{22}$/)
     const events = await eventsOf(response)
@@ -278,6 +280,37 @@ describe("ResumableHandler", () => {
     assert.equal(events[0]?.event, "error")
     const body = JSON.parse(events[0]?.data ?? "{}") as { error: { message: string; type: string } }
     assert.equal(body.error.type, "ServerError")
+  })
+})
+
+describe("ResumableHandler keep-alives", () => {
+  it("sends a keep-alive comment while the first token is late (the mock's delay-first), and the same events after it", async () => {
+    const h = await startHarness({ keepAliveMs: 20 })
+    try {
+      const prompt = uniquePrompt("keep-alive")
+      const response = await post(h, { prompt, max_tokens: 4, faults: "delay-first:400" })
+      assert.equal(response.status, 200)
+      const reader = response.body!.getReader()
+      // the mock has not answered yet: the first bytes out can only be a keep-alive
+      assert.equal(new TextDecoder().decode((await reader.read()).value), SseResponse.KEEP_ALIVE)
+      const rest = new Response(
+        new ReadableStream<Uint8Array>({
+          pull: async (controller) => {
+            const { done, value } = await reader.read()
+            if (done) controller.close()
+            else controller.enqueue(value)
+          },
+        }),
+      )
+      const events = await eventsOf(rest)
+      const record = await h.mock.waitForSettled(upstreamOf(h.mock, prompt).id)
+      assert.deepEqual(
+        events.map((e) => e.data),
+        sentData(record),
+      )
+    } finally {
+      await h.close()
+    }
   })
 })
 

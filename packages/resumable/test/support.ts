@@ -45,6 +45,7 @@ export interface HarnessOptions {
   readonly retentionMs?: number
   readonly maxDurationMs?: number
   readonly pageSize?: number
+  readonly keepAliveMs?: number
 }
 
 class Handler extends Context.Service<Handler, ResumableHandler.ResumableHandler>()("test/Handler") {}

@@ -5,10 +5,10 @@
  */
 import type * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
+import type { ByteStreamLike } from "./ByteStreamLike.ts"
 import type { DecodeOptions } from "./DecodeOptions.ts"
 import { guardedCodec } from "./internal/codec.ts"
 import { bodyStream, jsonTransform } from "./internal/jsonDecode.ts"
-import type { ByteStreamLike } from "./Sse.ts"
 import type { DecodeError } from "./StreamError.ts"
 
 /**

@@ -5,7 +5,7 @@
  */
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
-import type { ByteStream } from "./internal/byteStream.ts"
+import type { ByteStreamLike as ByteStreamLike_ } from "./ByteStreamLike.ts"
 import { decodeStream } from "./internal/channel.ts"
 import { Decoder } from "./internal/decoder.ts"
 import { resolveOptions } from "./internal/options.ts"
@@ -38,9 +38,11 @@ export interface SseOptions {
 /**
  * A `ReadableStream<Uint8Array>` as every runtime has one (e.g. `Response.body`), typed structurally.
  *
+ * @deprecated Since 0.3.0: the same type is `ByteStreamLike` at the package root (`ByteStreamLike.ts`), as it is not
+ * specific to server-sent events.
  * @since 0.1.0
  */
-export type ByteStreamLike = ByteStream
+export type ByteStreamLike = ByteStreamLike_
 
 const makeDecoder = (options: SseOptions | undefined) => {
   const { maxEventBytes } = resolveOptions(options)
@@ -77,5 +79,5 @@ export const decode: {
  *
  * @since 0.1.0
  */
-export const fromReadableStream = (body: ByteStreamLike, options?: SseOptions): Stream.Stream<SseEvent, SseError> =>
+export const fromReadableStream = (body: ByteStreamLike_, options?: SseOptions): Stream.Stream<SseEvent, SseError> =>
   fromBody(body, makeDecoder(options)) as Stream.Stream<SseEvent, SseError>

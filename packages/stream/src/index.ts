@@ -3,9 +3,12 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
 
 /** @since 0.1.0 */
 export * from "./AsyncIterables.ts"
+/** @since 0.3.0 */
+export * from "./ByteStreamLike.ts"
 /** @since 0.1.0 */
 export * as ChatCompletionStream from "./ChatCompletionStream.ts"
 /** @since 0.1.0 */
@@ -22,6 +25,8 @@ export * as MessagesStream from "./MessagesStream.ts"
 export * as ResponsesStream from "./ResponsesStream.ts"
 /** @since 0.1.0 */
 export * as Sse from "./Sse.ts"
+/** @since 0.3.0 */
+export * as SseResponse from "./SseResponse.ts"
 /** @since 0.1.0 */
 export * from "./StreamError.ts"
 /** @since 0.1.0 */

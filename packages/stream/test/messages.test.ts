@@ -10,10 +10,10 @@ import {
   StreamTruncated,
   ToolInputError,
 } from "../src/index.ts"
-import { checkEveryCut, decodeBoth, type Fronts, messagesEvents, sseEvent, sseEvents } from "./protocol-support.ts"
+import { checkEveryCut, type Decoders, decodeBoth, messagesEvents, sseEvent, sseEvents } from "./protocol-support.ts"
 import { pieceStream, reads, testBody } from "./support.ts"
 
-const fronts: Fronts = {
+const decoders: Decoders = {
   effect: (self, options) => MessagesStream.decode(self, options ?? {}),
   facade: (body, options) => decodeMessagesStream(body, options ?? {}),
 }
@@ -25,7 +25,7 @@ describe("Messages streams", () => {
   it("decodes every event of a stream in strict mode, ping included, and stops at message_stop", async () => {
     const events = messagesEvents()
     for (const named of [true, false]) {
-      const { items, error } = await decodeBoth(fronts, sseEvents(events, named))
+      const { items, error } = await decodeBoth(decoders, sseEvents(events, named))
       assert.equal(error, undefined, String(error))
       assert.deepEqual(items, events)
     }
@@ -65,7 +65,7 @@ describe("Messages streams", () => {
 
   it("is StreamTruncated at every cut before message_stop, after every whole event", async () => {
     const events = messagesEvents()
-    const cuts = await checkEveryCut(fronts, sseEvents(events), events, () => "message_stop")
+    const cuts = await checkEveryCut(decoders, sseEvents(events), events, () => "message_stop")
     assert.equal(cuts, events.length * 2 - 1, `cuts checked: ${cuts}`)
   })
 
@@ -78,7 +78,7 @@ describe("Messages streams", () => {
     ] as const) {
       const error = { type: "error", error: { type, message: `Failure: ${type}` } }
       for (const validation of ["strict", "compatible"] as const) {
-        const got = await decodeBoth(fronts, sseEvents(before) + sseEvent(error), { validation })
+        const got = await decodeBoth(decoders, sseEvents(before) + sseEvent(error), { validation })
         assert.ok(got.error instanceof ApiError, `${type}: ${String(got.error)}`)
         assert.equal(got.error.type, type)
         assert.equal(got.error.retryable, retryable, type)
@@ -92,12 +92,12 @@ describe("Messages streams", () => {
     const events = messagesEvents()
     const odd = { type: "message_annotation", note: "extra" }
     const text = sseEvents([...events.slice(0, 3), odd, ...events.slice(3)])
-    const strict = await decodeBoth(fronts, text)
+    const strict = await decodeBoth(decoders, text)
     assert.ok(strict.error instanceof ChunkDecodeError, String(strict.error))
     assert.equal(strict.error.reason, "SchemaMismatch")
     assert.ok(strict.error.message.includes('"message_annotation"'), strict.error.message)
     assert.deepEqual(strict.items, events.slice(0, 3))
-    const compatible = await decodeBoth(fronts, text, { validation: "compatible" })
+    const compatible = await decodeBoth(decoders, text, { validation: "compatible" })
     assert.equal(compatible.error, undefined, String(compatible.error))
     assert.deepEqual(compatible.items[3], { type: "unknown", eventType: "message_annotation", data: odd })
   })
@@ -119,9 +119,9 @@ describe("Messages streams", () => {
       { type: "message_delta", delta: { stop_reason: "pause_turn" }, usage: { output_tokens: 3 } },
       { type: "message_stop" },
     ]
-    const strict = await decodeBoth(fronts, sseEvents(events))
+    const strict = await decodeBoth(decoders, sseEvents(events))
     assert.ok(strict.error instanceof ChunkDecodeError)
-    const compatible = await decodeBoth(fronts, sseEvents(events), { validation: "compatible" })
+    const compatible = await decodeBoth(decoders, sseEvents(events), { validation: "compatible" })
     assert.equal(compatible.error, undefined, String(compatible.error))
     assert.deepEqual(compatible.items, events)
     const message = await Effect.runPromise(
@@ -149,9 +149,9 @@ describe("Messages streams", () => {
 
   it("accepts a clean end before message_stop with requireDone: false", async () => {
     const events = messagesEvents().slice(0, -1)
-    const strictEnd = await decodeBoth(fronts, sseEvents(events))
+    const strictEnd = await decodeBoth(decoders, sseEvents(events))
     assert.ok(strictEnd.error instanceof StreamTruncated)
-    const lenient = await decodeBoth(fronts, sseEvents(events), { requireDone: false })
+    const lenient = await decodeBoth(decoders, sseEvents(events), { requireDone: false })
     assert.equal(lenient.error, undefined)
     assert.deepEqual(lenient.items, events)
   })

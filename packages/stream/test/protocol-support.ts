@@ -9,23 +9,23 @@ import { type DecodeOptions, StreamTruncated } from "../src/index.ts"
 import { bytes, pieceStream, runAll, testBody } from "./support.ts"
 
 export * from "@friendli-stream/test-harness/protocol-events"
-/** One protocol's two fronts over the same bytes. */
-export interface Fronts {
+/** One protocol's two decoders over the same bytes. */
+export interface Decoders {
   readonly effect: (self: Stream.Stream<Uint8Array>, options?: DecodeOptions) => Stream.Stream<unknown, unknown>
   readonly facade: (body: ReadableStream<Uint8Array>, options?: DecodeOptions) => AsyncIterable<unknown>
 }
 
-/** Decodes text on both fronts (the Effect API in one read, the facade in 7-byte reads): both must agree. */
+/** Decodes text on both decoders (the Effect API in one read, the facade in 7-byte reads): both must agree. */
 export const decodeBoth = async (
-  fronts: Fronts,
+  decoders: Decoders,
   text: string,
   options?: DecodeOptions,
 ): Promise<{ items: Array<unknown>; error: unknown }> => {
   const all = bytes(text)
-  const effect = await runAll(fronts.effect(pieceStream([all]), options))
+  const effect = await runAll(decoders.effect(pieceStream([all]), options))
   const pieces: Array<Uint8Array> = []
   for (let i = 0; i < all.length; i += 7) pieces.push(all.subarray(i, i + 7))
-  const facade = await collect(fronts.facade(testBody(pieces).body, options))
+  const facade = await collect(decoders.facade(testBody(pieces).body, options))
   assert.deepEqual(facade.items, effect.items, "the facade delivers what the Effect API delivers")
   // The same failure (its message may differ where it counts the bytes read so far: the reads differ).
   const kind = (e: unknown) => (e === undefined ? "none" : `${(e as Error).name} ${(e as { reason?: string }).reason}`)
@@ -38,7 +38,7 @@ export const decodeBoth = async (
  * `StreamTruncated` (`midEvent` as it should be) after the whole events before it, whose message names `missing`.
  */
 export const checkEveryCut = async (
-  fronts: Fronts,
+  decoders: Decoders,
   text: string,
   expected: ReadonlyArray<unknown>,
   missing: (eventsBefore: number) => string,
@@ -53,7 +53,7 @@ export const checkEveryCut = async (
       [true, at + Math.floor(block.length / 2)],
     ] as const) {
       if (end === 0 && !midEvent) continue
-      const { items, error } = await decodeBoth(fronts, text.slice(0, end))
+      const { items, error } = await decodeBoth(decoders, text.slice(0, end))
       const label = `cut at ${end} of ${text.length} (${midEvent ? "inside" : "before"} event ${k})`
       assert.ok(error instanceof StreamTruncated, `${label}: ${String(error)}`)
       assert.equal(error.midEvent, midEvent, label)

@@ -13,8 +13,8 @@ import {
 } from "../src/index.ts"
 import {
   checkEveryCut,
+  type Decoders,
   decodeBoth,
-  type Fronts,
   lifecycle,
   responsesEvents,
   sseEvent,
@@ -23,7 +23,7 @@ import {
 } from "./protocol-support.ts"
 import { pieceStream, reads, testBody } from "./support.ts"
 
-const fronts: Fronts = {
+const decoders: Decoders = {
   effect: (self, options) => ResponsesStream.decode(self, options ?? {}),
   facade: (body, options) => decodeResponsesStream(body, options ?? {}),
 }
@@ -37,7 +37,7 @@ describe("Responses streams", () => {
   it("decodes every event of a stream in strict mode, with or without event: lines, and stops at response.completed", async () => {
     const events = responsesEvents()
     for (const named of [true, false]) {
-      const { items, error } = await decodeBoth(fronts, sseEvents(events, named))
+      const { items, error } = await decodeBoth(decoders, sseEvents(events, named))
       assert.equal(error, undefined, String(error))
       assert.deepEqual(items, events)
     }
@@ -49,7 +49,7 @@ describe("Responses streams", () => {
     assert.equal(body.state.cancelled, true)
     // The same in one read, an oversized line after the end included.
     const oneRead = `${sseEvents(events)}data: not json\n\ndata: ${"x".repeat(5_000)}\n\n`
-    const tail = await decodeBoth(fronts, oneRead, { maxEventBytes: 4_096 })
+    const tail = await decodeBoth(decoders, oneRead, { maxEventBytes: 4_096 })
     assert.equal(tail.error, undefined, String(tail.error))
     assert.deepEqual(tail.items, events)
   })
@@ -92,17 +92,17 @@ describe("Responses streams", () => {
 
   it("is StreamTruncated at every cut before response.completed, after every whole event", async () => {
     const events = responsesEvents()
-    const cuts = await checkEveryCut(fronts, sseEvents(events), events, () => "response.completed")
+    const cuts = await checkEveryCut(decoders, sseEvents(events), events, () => "response.completed")
     assert.equal(cuts, events.length * 2 - 1, `cuts checked: ${cuts}`)
   })
 
   it("is StreamTruncated when [DONE] comes before the terminal event, and accepts a clean end with requireDone: false", async () => {
     const events = responsesEvents().slice(0, 5)
-    const done = await decodeBoth(fronts, `${sseEvents(events)}data: [DONE]\n\n`)
+    const done = await decodeBoth(decoders, `${sseEvents(events)}data: [DONE]\n\n`)
     assert.ok(done.error instanceof StreamTruncated, String(done.error))
     assert.ok(done.error.message.includes("[DONE]"), done.error.message)
     assert.deepEqual(done.items, events)
-    const lenient = await decodeBoth(fronts, sseEvents(events), { requireDone: false })
+    const lenient = await decodeBoth(decoders, sseEvents(events), { requireDone: false })
     assert.equal(lenient.error, undefined)
     assert.deepEqual(lenient.items, events)
   })
@@ -112,7 +112,7 @@ describe("Responses streams", () => {
       ...responsesEvents().slice(0, -1),
       lifecycle("response.incomplete", "incomplete", { incomplete_details: { reason: "max_output_tokens" }, usage }),
     ]
-    const { items, error } = await decodeBoth(fronts, sseEvents(events))
+    const { items, error } = await decodeBoth(decoders, sseEvents(events))
     assert.equal(error, undefined, String(error))
     assert.deepEqual(items, events)
     const result = await fold(sseEvents(events))
@@ -130,7 +130,7 @@ describe("Responses streams", () => {
     ] as const) {
       const failed = lifecycle("response.failed", "failed", { error: { code, message: `it failed: ${code}` } })
       for (const validation of ["strict", "compatible"] as const) {
-        const { items, error } = await decodeBoth(fronts, sseEvents([...before, failed]), { validation })
+        const { items, error } = await decodeBoth(decoders, sseEvents([...before, failed]), { validation })
         assert.ok(error instanceof ApiError, `${code} (${validation}): ${String(error)}`)
         assert.equal(error.retryable, retryable, code)
         assert.equal(error.code, code)
@@ -145,7 +145,7 @@ describe("Responses streams", () => {
     const before = responsesEvents().slice(0, 2)
     const error = { type: "error", code: "server_error", message: "The model crashed", sequence_number: 2 }
     for (const named of [true, false]) {
-      const got = await decodeBoth(fronts, sseEvents(before) + sseEvent(error, named))
+      const got = await decodeBoth(decoders, sseEvents(before) + sseEvent(error, named))
       assert.ok(got.error instanceof ApiError, String(got.error))
       assert.equal(got.error.retryable, true)
       assert.ok(got.error.message.includes("The model crashed"))
@@ -157,13 +157,13 @@ describe("Responses streams", () => {
     const events = responsesEvents()
     const odd = { type: "response.web_search_call.searching", output_index: 3, sequence_number: 99 }
     const text = sseEvents([...events.slice(0, 2), odd, ...events.slice(2)])
-    const strict = await decodeBoth(fronts, text)
+    const strict = await decodeBoth(decoders, text)
     assert.ok(strict.error instanceof ChunkDecodeError, String(strict.error))
     assert.equal(strict.error.reason, "SchemaMismatch")
     assert.ok(strict.error.message.includes('"response.web_search_call.searching"'), strict.error.message)
     assert.equal(strict.error.eventIndex, 2)
     assert.deepEqual(strict.items, events.slice(0, 2))
-    const compatible = await decodeBoth(fronts, text, { validation: "compatible" })
+    const compatible = await decodeBoth(decoders, text, { validation: "compatible" })
     assert.equal(compatible.error, undefined, String(compatible.error))
     assert.deepEqual(compatible.items[2], { type: "unknown", eventType: odd.type, data: odd })
     assert.equal(compatible.items.length, events.length + 1)
@@ -172,7 +172,7 @@ describe("Responses streams", () => {
   it("fails an event of a known type but the wrong shape with SchemaMismatch naming the type", async () => {
     const events = responsesEvents()
     const broken = { ...(events[10] as object), delta: 42 }
-    const { items, error } = await decodeBoth(fronts, sseEvents([...events.slice(0, 10), broken]))
+    const { items, error } = await decodeBoth(decoders, sseEvents([...events.slice(0, 10), broken]))
     assert.ok(error instanceof ChunkDecodeError, String(error))
     assert.equal(error.reason, "SchemaMismatch")
     assert.ok(error.message.includes('"response.output_text.delta"'), error.message)
@@ -183,7 +183,7 @@ describe("Responses streams", () => {
   it("fails an event longer than maxEventBytes with SseError EventTooLarge, after the events before it", async () => {
     const events = responsesEvents()
     const long = { ...(events[10] as object), delta: "x".repeat(5_000) }
-    const { items, error } = await decodeBoth(fronts, sseEvents([...events.slice(0, 10), long]), {
+    const { items, error } = await decodeBoth(decoders, sseEvents([...events.slice(0, 10), long]), {
       maxEventBytes: 4_096,
     })
     assert.ok(error instanceof SseError, String(error))

@@ -4,8 +4,8 @@ import * as Effect from "effect/Effect"
 import { ChunkDecodeError, decodeTranscriptionStream, StreamTruncated, TranscriptionStream } from "../src/index.ts"
 import {
   checkEveryCut,
+  type Decoders,
   decodeBoth,
-  type Fronts,
   sseEvents,
   transcriptionBody,
   transcriptionEvents,
@@ -13,7 +13,7 @@ import {
 } from "./protocol-support.ts"
 import { pieceStream, reads } from "./support.ts"
 
-const fronts: Fronts = {
+const decoders: Decoders = {
   effect: (self, options) => TranscriptionStream.decode(self, options ?? {}),
   facade: (body, options) => decodeTranscriptionStream(body, options ?? {}),
 }
@@ -21,7 +21,7 @@ const fronts: Fronts = {
 describe("transcription streams", () => {
   it("decodes the deltas and transcript.text.done, ending at [DONE]", async () => {
     const events = transcriptionEvents()
-    const { items, error } = await decodeBoth(fronts, transcriptionBody())
+    const { items, error } = await decodeBoth(decoders, transcriptionBody())
     assert.equal(error, undefined, String(error))
     assert.deepEqual(items, events)
   })
@@ -39,7 +39,7 @@ describe("transcription streams", () => {
 
   it("is StreamTruncated at every cut before transcript.text.done and [DONE], after every whole event", async () => {
     const events = transcriptionEvents()
-    const cuts = await checkEveryCut(fronts, transcriptionBody(), events, (k) =>
+    const cuts = await checkEveryCut(decoders, transcriptionBody(), events, (k) =>
       k < events.length ? "transcript.text.done" : '"data: [DONE]" (after transcript.text.done)',
     )
     assert.equal(cuts, (events.length + 1) * 2 - 1, `cuts checked: ${cuts}`)
@@ -47,14 +47,14 @@ describe("transcription streams", () => {
 
   it("is StreamTruncated when [DONE] comes without transcript.text.done", async () => {
     const events = transcriptionEvents().slice(0, 2)
-    const { items, error } = await decodeBoth(fronts, transcriptionBody(events))
+    const { items, error } = await decodeBoth(decoders, transcriptionBody(events))
     assert.ok(error instanceof StreamTruncated, String(error))
     assert.ok(error.message.includes("transcript.text.done"), error.message)
     assert.deepEqual(items, events)
   })
 
   it("accepts a body whose last line is data: [DONE] without the blank line after it", async () => {
-    const { items, error } = await decodeBoth(fronts, `${sseEvents(transcriptionEvents(), false)}data: [DONE]\n`)
+    const { items, error } = await decodeBoth(decoders, `${sseEvents(transcriptionEvents(), false)}data: [DONE]\n`)
     assert.equal(error, undefined, String(error))
     assert.deepEqual(items, transcriptionEvents())
   })
@@ -63,10 +63,10 @@ describe("transcription streams", () => {
     const segment = { type: "transcript.text.segment", text: "Hello", speaker: "A", start: 0, end: 1 }
     const events = transcriptionEvents()
     const text = transcriptionBody([segment, ...events])
-    const strict = await decodeBoth(fronts, text)
+    const strict = await decodeBoth(decoders, text)
     assert.ok(strict.error instanceof ChunkDecodeError, String(strict.error))
     assert.ok(strict.error.message.includes('"transcript.text.segment"'), strict.error.message)
-    const compatible = await decodeBoth(fronts, text, { validation: "compatible" })
+    const compatible = await decodeBoth(decoders, text, { validation: "compatible" })
     assert.equal(compatible.error, undefined, String(compatible.error))
     assert.deepEqual(compatible.items, [
       { type: "unknown", eventType: "transcript.text.segment", data: segment },

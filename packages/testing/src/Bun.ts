@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import { handlerOf, runningServer } from "./internal/running.ts"
 import type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
 export type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
@@ -43,17 +44,9 @@ const bun = (): BunNamespace => {
  */
 export const serveBun = async (target: Servable, options: ServeOptions = {}): Promise<RunningServer> => {
   const hostname = options.hostname ?? "127.0.0.1"
-  const handler = typeof target === "function" ? target : target.fetch.bind(target)
   // idleTimeout 0: a stalled stream must stay open until the client goes away
-  const server = bun().serve({ port: options.port ?? 0, hostname, idleTimeout: 0, fetch: handler })
-  const port = server.port
-  return {
-    hostname,
-    port,
-    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
-    close: async () => {
-      if (typeof target !== "function") target.close?.()
-      await server.stop(true)
-    },
-  }
+  const server = bun().serve({ port: options.port ?? 0, hostname, idleTimeout: 0, fetch: handlerOf(target) })
+  return runningServer(target, hostname, server.port, async () => {
+    await server.stop(true)
+  })
 }

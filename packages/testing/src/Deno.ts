@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import { handlerOf, runningServer } from "./internal/running.ts"
 import type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
 export type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
@@ -41,18 +42,11 @@ const deno = (): DenoNamespace => {
  */
 export const serveDeno = async (target: Servable, options: ServeOptions = {}): Promise<RunningServer> => {
   const hostname = options.hostname ?? "127.0.0.1"
-  const handler = typeof target === "function" ? target : target.fetch.bind(target)
   const abort = new AbortController()
-  const server = deno().serve({ port: options.port ?? 0, hostname, signal: abort.signal, onListen: () => {} }, handler)
-  const port = server.addr.port
-  return {
-    hostname,
-    port,
-    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
-    close: async () => {
-      if (typeof target !== "function") target.close?.()
-      abort.abort()
-      await server.finished
-    },
-  }
+  const listen = { port: options.port ?? 0, hostname, signal: abort.signal, onListen: () => {} }
+  const server = deno().serve(listen, handlerOf(target))
+  return runningServer(target, hostname, server.addr.port, async () => {
+    abort.abort()
+    await server.finished
+  })
 }

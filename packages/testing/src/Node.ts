@@ -3,30 +3,30 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
 import { once } from "node:events"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { Readable } from "node:stream"
 import { MockConnectionReset } from "./internal/body.ts"
+import { handlerOf, runningServer } from "./internal/running.ts"
 import type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
 export type { RunningServer, Servable, ServeOptions } from "./Serve.ts"
 
-const toFetch = (target: Servable) => (typeof target === "function" ? target : target.fetch.bind(target))
-
-const toRequest = async (req: IncomingMessage, signal: AbortSignal): Promise<Request> => {
+/**
+ * The Web request of a `node:http` one; its body streams as it arrives (the handler bounds what it reads, and may
+ * answer before the body is complete).
+ */
+const toRequest = (req: IncomingMessage, signal: AbortSignal): Request => {
   const host = req.headers.host ?? "localhost"
   const url = new URL(req.url ?? "/", `http://${host}`)
   const headers = new Headers()
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   const method = req.method ?? "GET"
-  let body: ArrayBuffer | undefined
-  if (method !== "GET" && method !== "HEAD") {
-    const chunks: Array<Buffer> = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const all = Buffer.concat(chunks)
-    body = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer
-  }
-  return new Request(url, { method, headers, signal, ...(body === undefined ? {} : { body }) })
+  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers, signal })
+  const body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>
+  return new Request(url, { method, headers, signal, body, duplex: "half" } as RequestInit)
 }
 
 /**
@@ -39,7 +39,7 @@ const toRequest = async (req: IncomingMessage, signal: AbortSignal): Promise<Req
 export const toNodeListener =
   (target: Servable) =>
   (req: IncomingMessage, res: ServerResponse): void => {
-    const handler = toFetch(target)
+    const handler = handlerOf(target)
     const abort = new AbortController()
     res.on("close", () => {
       if (!res.writableFinished) abort.abort(new Error("The client disconnected."))
@@ -47,7 +47,7 @@ export const toNodeListener =
     void (async () => {
       let response: Response
       try {
-        response = await handler(await toRequest(req, abort.signal))
+        response = await handler(toRequest(req, abort.signal))
       } catch (error) {
         if (!res.headersSent) {
           res.writeHead(500, { "content-type": "text/plain" })
@@ -118,17 +118,11 @@ export const serveNode = async (
   server.listen(options.port ?? 0, hostname)
   await once(server, "listening")
   const port = (server.address() as AddressInfo).port
-  return {
-    server,
-    hostname,
-    port,
-    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
-    close: async () => {
-      if (typeof target !== "function") target.close?.()
-      const closed = once(server, "close")
-      server.close()
-      server.closeAllConnections()
-      await closed
-    },
-  }
+  const running = runningServer(target, hostname, port, async () => {
+    const closed = once(server, "close")
+    server.close()
+    server.closeAllConnections()
+    await closed
+  })
+  return { ...running, server }
 }

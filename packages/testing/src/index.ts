@@ -3,5 +3,7 @@
  *
  * @since 0.1.0
  */
+import "./internal/requireNode.ts"
+
 export * from "./Faults.ts"
 export * from "./MockFriendli.ts"

@@ -1,7 +1,7 @@
 /**
  * The conformance suite of the runtime adapters: every adapter's test file serves the mock on its runtime and
  * calls `adapterSuite`, which declares the same tests everywhere (streams, accumulation, faults and their typed
- * errors, status bodies, retries, timeouts, cancellation; the Responses, Messages and transcription APIs) with `@friendli-stream/test-harness`.
+ * errors, status bodies, retries, timeouts, cancellation; the Responses, Messages and transcription APIs; a program written for the openai package) with `@friendli-stream/test-harness`.
  *
  * @example
  * import { adapterSuite, serveLocalMock } from "@friendli-stream/adapter-suite"
@@ -17,6 +17,7 @@ import { type AdapterUnderTest, makeContext } from "./support.ts"
 import { apiTests } from "./tests/apis.ts"
 import { cancelTests } from "./tests/cancel.ts"
 import { faultTests } from "./tests/faults.ts"
+import { openaiShapeTests } from "./tests/openaiShape.ts"
 import { protocolTests } from "./tests/protocols.ts"
 import { reasoningToolTests } from "./tests/reasoningTools.ts"
 import { retryTests } from "./tests/retries.ts"
@@ -43,4 +44,5 @@ export const adapterSuite = (adapter: AdapterUnderTest): void =>
     cancelTests(context)
     apiTests(context)
     protocolTests(context)
+    openaiShapeTests(context)
   })

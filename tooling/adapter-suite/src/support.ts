@@ -121,7 +121,3 @@ export const lastApiRequest = async (mock: SuiteMock): Promise<RequestRecord> =>
 /** How many data events (chunks, `[DONE]` excluded) a record's response carried. */
 export const chunksSent = (record: RequestRecord): number =>
   record.events.filter((e) => e.type === "chunk" && e.data !== "[DONE]").length
-
-/** The `_tag` of a thrown value, if it has one. */
-export const tagOf = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : undefined

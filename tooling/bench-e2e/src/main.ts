@@ -7,13 +7,19 @@
  *
  *   node src/main.ts [--streams 100] [--chunks 200] [--reps 3] [--rounds 2] [--bulk-rounds 10]
  *                    [--memory-streams 1000] [--sections paced,bulk,memory,deno,bun] [--quick]
+ *
+ * It also writes the ratios as JSON, `reports/bench.json` of this package, and draws them as an SVG bar chart
+ * (`src/chart.ts`) beside it; a full run (every section, not `--quick`) writes both to the root's `docs/bench.json`
+ * and `docs/bench.svg`, the chart the root README shows.
  */
 import { spawn, spawnSync } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { runtimeBinary } from "@friendli-stream/test-harness/runtimes"
+import { type ChartSection, drawChart } from "./chart.ts"
 import type { HeapResult, TimedResult } from "./measure.ts"
 import {
   bulkTargets,
@@ -138,6 +144,7 @@ const printTimed = (
   const cpu: Record<string, number> = {}
   for (const row of rows) cpu[row] = (best[row] as TimedResult).cpuPerChunkUs / floor.cpuPerChunkUs
   const t = targets(cpu)
+  chartSections.push({ title, measure: "CPU per chunk", rows: rows.map((row) => ({ row, ratio: cpu[row] as number })) })
   const width = Math.max(...rows.map((r) => r.length))
   console.log(`\n### ${title}\n`)
   console.log(`| ${pad("row", width)} | CPU µs/chunk | CPU ratio | wall ms/stream | wall ratio | target (CPU) |`)
@@ -152,6 +159,7 @@ const printTimed = (
 }
 
 const misses: Array<string> = []
+const chartSections: Array<ChartSection> = []
 const note = (title: string, targets: Record<string, Target | undefined>) => {
   for (const [row, t] of Object.entries(targets)) if (t !== undefined && !t.met) misses.push(`${title}: ${row}`)
 }
@@ -197,6 +205,11 @@ try {
     const r = Object.fromEntries(NODE_ROWS.map((row) => [row, (heap[row] as number) / floor]))
     const t = heapTargets(r)
     const title = `Node, ${memoryStreams} streams open at once: heap per open stream (after GC)`
+    chartSections.push({
+      title: `Node, ${memoryStreams} open streams`,
+      measure: "heap per open stream",
+      rows: NODE_ROWS.map((row) => ({ row, ratio: r[row] as number })),
+    })
     const width = Math.max(...NODE_ROWS.map((row) => row.length))
     console.log(`\n### ${title}\n`)
     console.log(`| ${pad("row", width)} | KiB/stream | ratio | target |`)
@@ -211,6 +224,16 @@ try {
   console.log(
     misses.length === 0 ? "\nevery target met" : `\n${misses.length} targets missed:\n- ${misses.join("\n- ")}`,
   )
+  const caption =
+    `Node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}` +
+    `${quick ? " (--quick: the numbers mean nothing)" : ""}`
+  const results = { caption, sections: chartSections }
+  const full = !quick && ["paced", "bulk", "memory", "deno", "bun"].every((s) => sections.has(s))
+  const out = full ? join(here, "../../../docs") : join(here, "../reports")
+  mkdirSync(out, { recursive: true })
+  writeFileSync(join(out, "bench.json"), `${JSON.stringify(results, null, 2)}\n`)
+  writeFileSync(join(out, "bench.svg"), drawChart(results))
+  console.log(`\nthe chart: ${join(out, "bench.svg")} (from ${join(out, "bench.json")})`)
 } finally {
   stopServer()
 }

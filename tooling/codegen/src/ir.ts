@@ -43,11 +43,6 @@ export interface LiteralNode {
   readonly values: ReadonlyArray<LiteralValue>
 }
 
-/** `const: "null"` with `x-decode-to-null`: the wire's string `"null"`, decoded to a real `null`. */
-export interface NullAliasNode {
-  readonly kind: "nullAlias"
-}
-
 export interface ArrayNode {
   readonly kind: "array"
   readonly items: Node
@@ -88,7 +83,6 @@ export type Node =
   | NullNode
   | UnknownNode
   | LiteralNode
-  | NullAliasNode
   | ArrayNode
   | ObjectNode
   | RecordNode

@@ -47,7 +47,22 @@ describe("the command line", () => {
   })
 
   it("rejects unknown flags and a dedicated endpoint together with a serverless model", () => {
-    assert.throws(() => parseCli(["--nope"]), UsageError)
+    assert.throws(
+      () => parseCli(["--nope"]),
+      (e) => e instanceof UsageError && e.message === "unknown option --nope",
+    )
+    assert.throws(
+      () => parseCli(["-x"]),
+      (e) => e instanceof UsageError && e.message === "unknown option -x",
+    )
+    assert.throws(
+      () => parseCli(["--seed"]),
+      (e) => e instanceof UsageError && e.message === "--seed needs a value",
+    )
+    assert.throws(
+      () => parseCli(["--json=yes"]),
+      (e) => e instanceof UsageError && e.message === "--json takes no value",
+    )
     assert.throws(() => parseCli(["--endpoint", "e", "--model", "m"]), /cannot be used together/)
   })
 

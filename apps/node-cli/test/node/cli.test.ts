@@ -107,6 +107,22 @@ describe("friendli-demo without a token", () => {
     assert.equal(run.code, 2)
     assert.match(run.stderr, /--max-tokens takes a whole number ≥ 1, got "lots"/)
   }, 30_000)
+
+  it("says in one line of its own which flag it does not know, then the usage, and exits with 2", async () => {
+    const run = await cli(["--bogus"])
+    assert.equal(run.code, 2)
+    const [first, blank, usage] = run.stderr.split("\n")
+    assert.equal(first, "friendli-demo: unknown option --bogus")
+    assert.equal(blank, "")
+    assert.match(usage ?? "", /^Usage: friendli-demo/)
+    assert.doesNotMatch(run.stderr, /positional argument|'--/, "Node's parseArgs advice about -- is not ours to give")
+  }, 30_000)
+
+  it("ends a bad command line with 0 under pnpm start, so that pnpm adds no ELIFECYCLE lines", async () => {
+    const run = await cli(["--n"], { npm_lifecycle_event: "start" })
+    assert.equal(run.code, 0)
+    assert.match(run.stderr, /^friendli-demo: --n needs a value\n/)
+  }, 30_000)
 })
 
 describe("friendli-demo with a server of your own", () => {

@@ -6,6 +6,7 @@ import { env as cloudflareEnv, exports } from "cloudflare:workers"
 import assert from "node:assert/strict"
 import { describe, it } from "@friendli-stream/test-harness"
 import { workerMock } from "@friendli-stream/testing/worker"
+import app, { type Env } from "../../src/index.ts"
 import { endOf, type IdEvent, readEvents, splitId, textOf } from "../events.ts"
 
 const env = cloudflareEnv as unknown as {
@@ -69,7 +70,7 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
   it("starts a stream with POST: every event has an id <stream>.<seq>, Location names it, it ends with [DONE]", async () => {
     const res = await start({ prompt: "Once upon a time", max_tokens: 8 })
     assert.equal(res.status, 200)
-    assert.equal(res.headers.get("content-type"), "text/event-stream")
+    assert.equal(res.headers.get("content-type"), "text/event-stream; charset=utf-8")
     const location = res.headers.get("location") ?? ""
     const streamId = location.replace("/v1/stream/", "")
     assert.match(location, /^\/v1\/stream\/[A-Za-z0-9_-]{22}$/)
@@ -225,5 +226,53 @@ describe("the Worker's resumable streams (a Durable Object per stream, the mock 
     assert.equal(wrongOne.status, 405)
     assert.equal(wrongOne.headers.get("allow"), "GET, DELETE")
     await wrongOne.body?.cancel()
+  })
+})
+
+describe("the Worker under abuse (its bounds and CORS, as the sample services have them)", () => {
+  const ORIGIN = "https://app.example"
+  const configured = (request: Request) =>
+    app.fetch(request, { ...(cloudflareEnv as unknown as Env), CORS_ORIGINS: ORIGIN, MAX_BODY_BYTES: "1024" })
+
+  it("answers its event streams with the proxy-safe headers", async () => {
+    const res = await start({ prompt: "Hi", max_tokens: 2 })
+    assert.equal(res.headers.get("content-type"), "text/event-stream; charset=utf-8")
+    assert.equal(res.headers.get("cache-control"), "no-cache, no-transform")
+    assert.equal(res.headers.get("x-accel-buffering"), "no")
+    assert.equal(endOf((await readEvents(res)).at(-1)), "done")
+  })
+
+  it("answers a body over MAX_BODY_BYTES with a 413 JSON error", async () => {
+    const res = await configured(
+      new Request("http://worker/v1/stream", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "x".repeat(2000) }),
+      }),
+    )
+    assert.equal(res.status, 413)
+    assert.match((await errorOf(res)).message, /MAX_BODY_BYTES/)
+  })
+
+  it("answers a CORS preflight from CORS_ORIGINS with 204, and exposes Location to it", async () => {
+    const preflight = await configured(
+      new Request("http://worker/v1/stream", {
+        method: "OPTIONS",
+        headers: { origin: ORIGIN, "access-control-request-method": "POST" },
+      }),
+    )
+    assert.equal(preflight.status, 204)
+    assert.equal(preflight.headers.get("access-control-allow-origin"), ORIGIN)
+    assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /last-event-id/)
+    const res = await configured(
+      new Request("http://worker/v1/stream", {
+        method: "POST",
+        headers: { origin: ORIGIN, "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "Hi", max_tokens: 1 }),
+      }),
+    )
+    assert.equal(res.headers.get("access-control-allow-origin"), ORIGIN)
+    assert.match(res.headers.get("access-control-expose-headers") ?? "", /Location/)
+    assert.equal(endOf((await readEvents(res)).at(-1)), "done")
   })
 })

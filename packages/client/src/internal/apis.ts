@@ -13,18 +13,25 @@ import { InvalidRequestError } from "../ClientError.ts"
 import type { ResolvedClientOptions } from "../ClientOptions.ts"
 import type {
   DetokenizeRequest,
+  EmbeddingsRequest,
+  ImageEditRequest,
+  ImageGenerationRequest,
   MessagesRequest,
   ResponsesRequest,
   TokenizeRequest,
   TranscriptionRequest,
 } from "../FriendliClient.ts"
+import { EMBEDDINGS_DEPLOYMENTS, embeddings, embeddingsResponse } from "./embeddings.ts"
 import type { Decode, Engine, ResponseSpec } from "./engine.ts"
+import { IMAGES_DEPLOYMENTS, type ImageEndpoints, imageEndpointsFor, imagesResponse } from "./images.ts"
+import { asksForStream } from "./openaiShape.ts"
 import * as Requests from "./request.ts"
 import * as Specs from "./specs.ts"
 import { CHAT_ENCODING, type SseEncoding, TRANSCRIPTION_ENCODING, TYPED_ENCODING } from "./sseEncoding.ts"
 
 /** Every endpoint of one deployment kind. */
-export interface Endpoints extends Requests.Endpoints {
+export interface Endpoints extends Requests.Endpoints, ImageEndpoints {
+  readonly embeddings: Requests.Endpoint
   readonly completions: Requests.Endpoint
   readonly chat: Requests.Endpoint
   readonly toolAssistedChat: Requests.Endpoint
@@ -59,8 +66,17 @@ export interface Plain<Req, R> {
   readonly takesRequest: boolean
   /** The method's name when only serverless deployments have it (it fails without sending elsewhere). */
   readonly serverlessOnly?: string | undefined
+  /** The deployment kinds that have the API, when not all do (it fails without sending elsewhere). */
+  readonly deployments?: Deployments | undefined
   /** Carries the request type (never set). */
   readonly types?: { readonly request: Req } | undefined
+}
+
+/** The deployment kinds that have an API, its method's name, and what a call elsewhere is told it needs. */
+export interface Deployments {
+  readonly kinds: ReadonlyArray<Core.DeploymentKind>
+  readonly method: string
+  readonly needs: string
 }
 
 /** A table: APIs, and groups of them (`audio.transcriptions`, `models.list`). */
@@ -110,6 +126,7 @@ export const plain =
     readonly endpoint: (endpoints: Endpoints) => Requests.Endpoint
     readonly response: ResponseSpec<R>
     readonly serverlessOnly?: string | undefined
+    readonly deployments?: Deployments | undefined
     /** Default `true`; `false` for `plain<undefined>()`. */
     readonly takesRequest?: boolean | undefined
   }): Plain<Req, R> => ({
@@ -118,6 +135,7 @@ export const plain =
     response: entry.response,
     takesRequest: entry.takesRequest ?? true,
     serverlessOnly: entry.serverlessOnly,
+    deployments: entry.deployments,
   })
 
 /** Friendli's APIs. */
@@ -169,6 +187,25 @@ export const apis = {
   },
   tokenize: plain<TokenizeRequest>()({ endpoint: (e) => e.tokenize, response: Specs.tokenizeResponse }),
   detokenize: plain<DetokenizeRequest>()({ endpoint: (e) => e.detokenize, response: Specs.detokenizeResponse }),
+  embeddings: {
+    create: plain<EmbeddingsRequest>()({
+      endpoint: (e) => e.embeddings,
+      response: embeddingsResponse,
+      deployments: { ...EMBEDDINGS_DEPLOYMENTS, method: "embeddings.create()" },
+    }),
+  },
+  images: {
+    generate: plain<ImageGenerationRequest>()({
+      endpoint: (e) => e.imageGenerations,
+      response: imagesResponse,
+      deployments: { ...IMAGES_DEPLOYMENTS, method: "images.generate()" },
+    }),
+    edit: plain<ImageEditRequest>()({
+      endpoint: (e) => e.imageEdits,
+      response: imagesResponse,
+      deployments: { ...IMAGES_DEPLOYMENTS, method: "images.edit()" },
+    }),
+  },
 } satisfies Table
 
 /** The table of Friendli's APIs, as a type. */
@@ -203,6 +240,16 @@ const effectMethods = (
       )
       return () => failure
     }
+    const only = entry.deployments
+    if (only !== undefined && !only.kinds.includes(options.deployment)) {
+      const failure = Effect.fail(
+        new InvalidRequestError({
+          message: `${only.method}: ${only.needs}; this client's deployment is ${options.deployment}, so nothing was sent.`,
+          explanation: `deployment is ${options.deployment}, not ${only.kinds.join(" or ")}`,
+        }),
+      )
+      return () => failure
+    }
     return (request?: unknown) => engine.create(endpoint, request, entry.response)
   }
   const decode = decoderOf(entry.decoder)
@@ -211,8 +258,21 @@ const effectMethods = (
   const response = entry.response
   return response === undefined
     ? { stream }
-    : { stream, create: (request: unknown) => engine.create(endpoint, request, response) }
+    : {
+        stream,
+        create: (request: unknown) =>
+          asksForStream(request)
+            ? Effect.fail(streamInCreate(endpoint.name))
+            : engine.create(endpoint, request, response),
+      }
 }
+
+/** The Effect `create` refuses `stream: true` (a stream is not an `Effect`): `stream()` is the method for it. */
+const streamInCreate = (name: string): InvalidRequestError =>
+  new InvalidRequestError({
+    message: `The ${name} request asks for a stream (stream: true), which create() cannot return, so it was not sent; call stream(request) instead.`,
+    explanation: "stream: true in a create() request",
+  })
 
 const endpointsByKind = new Map<Core.DeploymentKind, Endpoints>()
 
@@ -225,6 +285,8 @@ export const endpointsOf = (kind: Core.DeploymentKind): Endpoints => {
       completions: Requests.completions,
       chat: Requests.chat,
       toolAssistedChat: Requests.toolAssistedChat,
+      embeddings,
+      ...imageEndpointsFor(kind),
     }
     endpointsByKind.set(kind, endpoints)
   }
@@ -291,8 +353,11 @@ export const promiseMethodsOf = (table: Table, runner: PromiseRunner): Record<st
           ...(entry.response === undefined
             ? {}
             : {
+                // the openai SDK's `create`: `stream: true` answers with the stream, never with a whole response
                 create: (request: unknown, o?: { readonly signal?: unknown }) =>
-                  runner.run((c) => methods(c).create(request), o),
+                  asksForStream(request)
+                    ? runner.stream(entry, (c) => methods(c).stream(request, decodeOptionsOf(o)), o)
+                    : runner.run((c) => methods(c).create(request), o),
               }),
         }
       }

@@ -15,6 +15,7 @@ import { ResponseBody, type ResponseBodyReader } from "../ResponseBody.ts"
 import { effectClientOf, promiseMethodsOf, type Table } from "./apis.ts"
 import { makeEngine } from "./engine.ts"
 import { type Accumulator, EffectStreamHandle, runOrThrow } from "./handle.ts"
+import { telemetryLayer } from "./otel.ts"
 
 /**
  * The Effect client of a table: its options, and each entry's methods; `bodyOf` reads the bodies of streamed
@@ -73,7 +74,7 @@ export const promiseClientOf = <T extends Table>(
         ),
       ),
       httpClient,
-    ),
+    ).pipe(Layer.provideMerge(telemetryLayer(options.telemetry))),
   )
   const methods = promiseMethodsOf(table, {
     stream: (entry, stream, o) => {

@@ -29,8 +29,10 @@ import { type ConnectionError, InvalidResponseError, type RequestFailure, Timeou
 import type { ResolvedClientOptions } from "../ClientOptions.ts"
 import { type ResponseBodyReader, webBody } from "../ResponseBody.ts"
 import { connectionError, cutBody, statusError } from "./errors.ts"
+import { serverOf } from "./genAi.ts"
 import type { Endpoint } from "./request.ts"
 import { parseRetryAfter, retrySchedule } from "./retry.ts"
+import { instrumentCreate, instrumentStream, requestTelemetry } from "./telemetry.ts"
 
 /** Turns the body of a 200 event stream into items. */
 export interface Decode<A> {
@@ -82,6 +84,7 @@ export const makeEngine = (
 ): Engine => {
   const client = HttpClient.withScope(http)
   const headers: Record<string, string> = { ...options.headers }
+  const server = serverOf(options.baseURL)
   if (options.token !== undefined) headers.authorization = `Bearer ${Redacted.value(options.token)}`
   if (options.team !== undefined) headers["x-friendli-team"] = options.team
   const firstByteTimeout = () =>
@@ -168,7 +171,7 @@ export const makeEngine = (
       })
     // Retries cover the opening only: an attempt is retried while it fails before its first batch. Past that the
     // stream is the attempt's own pull, with no retry layer between it and the consumer.
-    return Stream.fromChannel(
+    const items = Stream.fromChannel(
       Channel.fromTransform((_, scope) => {
         let retries = 0
         const open = Effect.suspend(() =>
@@ -196,6 +199,7 @@ export const makeEngine = (
         })
       }),
     )
+    return instrumentStream(requestTelemetry(api.path, request, server), items)
   }
 
   const create = <A>(
@@ -222,7 +226,10 @@ export const makeEngine = (
         )
       })
     }
-    return Effect.suspend(() => Effect.retry(run(), schedule))
+    return instrumentCreate(
+      requestTelemetry(api.path, request, server),
+      Effect.suspend(() => Effect.retry(run(), schedule)),
+    )
   }
 
   return { options, stream, create }

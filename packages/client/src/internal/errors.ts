@@ -1,6 +1,6 @@
 /** HTTP failures -> the typed client errors: status classes with the parsed body, connection errors. */
 import * as Core from "@friendli-stream/core"
-import { type StatusTag, statusRule } from "@friendli-stream/stream/internal"
+import { type StatusTag, sentence, statusRule } from "@friendli-stream/stream/internal"
 import {
   type AnyStatusError,
   AuthenticationError,
@@ -76,7 +76,7 @@ export const statusError = (args: {
   const tries = args.attempts > 1 ? ` after ${args.attempts} attempts` : ""
   const id = args.requestId === undefined ? "" : ` [request id ${args.requestId}]`
   return new Class({
-    message: `${args.method ?? "POST"} ${args.url} answered ${args.status}${tries}: ${describeBody(body, args.text)}. ${rule.advice}${id}`,
+    message: `${args.method ?? "POST"} ${args.url} answered ${args.status}${tries}: ${sentence(describeBody(body, args.text))} ${rule.advice}${id}`,
     status: args.status,
     body,
     text: cutBody(args.text),
@@ -84,6 +84,14 @@ export const statusError = (args: {
     retryAfterMs: args.retryAfterMs,
   })
 }
+
+/**
+ * What to do when a connection breaks mid-response: a stream that broke after its first chunk is not retried (the
+ * chunks already delivered would be sent again), so it is the caller's to retry or resume.
+ */
+export const RECEIVE_ADVICE =
+  "The chunks before the break were delivered; to get the rest, send the request again (a break before the first " +
+  "chunk is retried up to maxRetries times) or, for a resumable stream, resume from the last event id."
 
 /** The typed error of a transport failure. */
 export const connectionError = (reason: ConnectionErrorReason, url: string, cause: unknown): ConnectionError => {
@@ -94,8 +102,8 @@ export const connectionError = (reason: ConnectionErrorReason, url: string, caus
     cause,
     message:
       reason === "Send"
-        ? `Could not send POST ${url}: ${detail}. Check baseURL and the network; the request is retried up to maxRetries times.`
-        : `The connection broke while reading the response of POST ${url}: ${detail}.`,
+        ? `Could not send POST ${url}: ${sentence(detail)} Check baseURL and the network; the request is retried up to maxRetries times.`
+        : `The connection broke while reading the response of POST ${url}: ${sentence(detail)} ${RECEIVE_ADVICE}`,
   })
 }
 

@@ -6,7 +6,8 @@
  * its connection.
  */
 
-import { iterationDone } from "@friendli-stream/stream/internal"
+import { SseResponse } from "@friendli-stream/stream"
+import { clearTimer, iterationDone, setTimer } from "@friendli-stream/stream/internal"
 import * as Cause from "effect/Cause"
 import type * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -26,6 +27,30 @@ import {
 } from "./globals.ts"
 import { errorResponse, streamResponse } from "./response.ts"
 import { CHAT_ENCODING, encodeError, type SseEncoding } from "./sseEncoding.ts"
+
+/**
+ * The first item, or its failure, if it comes within `ms` (for a finite `ms` above 0: any time); `undefined` when it
+ * takes longer (it is still being read).
+ */
+const firstWithin = async <A>(
+  first: Promise<A>,
+  ms: number,
+): Promise<{ readonly item: A } | { readonly error: unknown } | undefined> => {
+  const settled = first.then(
+    (item) => ({ item }),
+    (error: unknown) => ({ error }),
+  )
+  if (!(ms > 0 && Number.isFinite(ms))) return settled
+  let timer: unknown
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimer(() => resolve(undefined), ms)
+  })
+  try {
+    return await Promise.race([settled, late])
+  } finally {
+    clearTimer(timer)
+  }
+}
 
 /** What the handle folds delivered items into. */
 export interface Accumulator<A, F> {
@@ -143,27 +168,33 @@ export class EffectStreamHandle<A, E, R, F> implements AsyncIterable<A> {
     return this.sse(undefined)
   }
 
-  /** Waits for the first item: then `200` with the server-sent events; a failure before it is a JSON error. */
-  async toResponse(init?: { readonly headers?: HeadersInitLike | undefined }): Promise<WebResponse> {
+  /**
+   * Waits for the first item: then `200` with the server-sent events; a failure before it is a JSON error. When the
+   * first item takes longer than `keepAliveMs`, answers `200` at once and sends keep-alive comments while it waits (a
+   * failure is then the stream's `event: error`): a proxy would otherwise give up on the response's headers.
+   */
+  async toResponse(init?: {
+    readonly headers?: HeadersInitLike | undefined
+    readonly keepAliveMs?: number | undefined
+  }): Promise<WebResponse> {
     this.claim()
-    let first: IteratorResult<A>
-    try {
-      first = await this.next()
-    } catch (error) {
-      return errorResponse(error, init?.headers)
-    }
-    return streamResponse(this.sse(first), init?.headers)
+    const keepAliveMs = init?.keepAliveMs ?? SseResponse.DEFAULT_KEEP_ALIVE_MS
+    const first = this.next()
+    const early = await firstWithin(first, keepAliveMs)
+    if (early !== undefined && "error" in early) return errorResponse(early.error, init?.headers)
+    const body = this.sse(early === undefined ? first : early.item)
+    return streamResponse(SseResponse.withKeepAlive(body, keepAliveMs), init?.headers)
   }
 
-  /** The server-sent events, from `first` (an item already read) on. */
-  private sse(first: IteratorResult<A> | undefined): WebReadableStream {
+  /** The server-sent events, from `first` (an item already read, or being read) on. */
+  private sse(first: Promise<IteratorResult<A>> | IteratorResult<A> | undefined): WebReadableStream {
     let closed = false
     let head = first
     return makeReadableStream({
       pull: async (controller) => {
         if (closed) return
         try {
-          const item = head ?? (await this.next())
+          const item = head === undefined ? await this.next() : await head
           head = undefined
           if (item.done) {
             closed = true

@@ -48,10 +48,29 @@ const duration = (option: string, value: number | undefined, fallback: number): 
   return value
 }
 
-const checkUrl = (baseURL: string): string => {
-  let url: { readonly protocol: string }
+/** The parts of a URL the checks read (the global `URL`, typed structurally: the client needs no DOM types). */
+interface UrlParts {
+  readonly protocol: string
+  readonly origin: string
+  readonly pathname: string
+  readonly search: string
+  readonly hash: string
+}
+
+/** The API paths a base URL must not end with: it is the server's root (or its `/v1`), not an endpoint. */
+const ENDPOINT_SUFFIX =
+  /(\/v1)?\/(chat\/completions|completions|responses|messages|audio\/transcriptions|models|tokenize|detokenize)$/
+
+/**
+ * The base URL the client joins its paths (`/v1/chat/completions`, ...) to: the server's root, trailing slashes
+ * removed. A base URL ending in `/v1` is read as the openai SDK reads it, the root's `/v1` (Friendli's documented
+ * `https://api.friendli.ai/serverless/v1` is `https://api.friendli.ai/serverless`). One that cannot work (not an
+ * http(s) URL, a query string or fragment, an endpoint's path) throws `ClientConfigError` naming the fix.
+ */
+export const checkBaseUrl = (baseURL: string): string => {
+  let url: UrlParts
   try {
-    url = new (globalThis as unknown as { URL: new (input: string) => { readonly protocol: string } }).URL(baseURL)
+    url = new (globalThis as unknown as { URL: new (input: string) => UrlParts }).URL(baseURL)
   } catch {
     throw invalid(
       "baseURL",
@@ -61,7 +80,30 @@ const checkUrl = (baseURL: string): string => {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw invalid("baseURL", `baseURL must use http or https, got "${baseURL}".`)
   }
-  return baseURL.replace(/\/+$/, "")
+  const path = url.pathname.replace(/\/+$/, "")
+  if (url.search !== "" || url.hash !== "") {
+    throw invalid(
+      "baseURL",
+      `baseURL cannot carry a query string or fragment (the client adds paths to it), got "${baseURL}"; ` +
+        `use "${url.origin}${path}" and pass extra parameters as headers.`,
+    )
+  }
+  if (ENDPOINT_SUFFIX.test(path)) {
+    throw invalid(
+      "baseURL",
+      `baseURL is the server's root or its /v1, not an endpoint (the client adds each API's path), got ` +
+        `"${baseURL}"; use "${url.origin}${path.replace(ENDPOINT_SUFFIX, "")}/v1".`,
+    )
+  }
+  return `${url.origin}${path.replace(/\/v1$/, "")}`
+}
+
+/** The token, given as `token` or as its other name `apiKey` (the openai SDK's and the AI SDK's), not both. */
+const tokenOption = (options: ClientOptions): ClientOptions["token"] => {
+  if (options.token !== undefined && options.apiKey !== undefined) {
+    throw invalid("apiKey", "token and apiKey name the same option (the bearer token); pass one of them, not both.")
+  }
+  return options.token ?? options.apiKey
 }
 
 /** Fills in defaults and the environment; throws `ClientConfigError` for options that cannot work. */
@@ -76,8 +118,8 @@ export const resolveClientOptions = (
       `deployment must be "serverless", "dedicated" or "container", got ${JSON.stringify(deployment)}.`,
     )
   }
-  const baseURL = checkUrl(options.baseURL ?? defaultBaseUrls[deployment])
-  const given = options.token ?? env.FRIENDLI_TOKEN
+  const baseURL = checkBaseUrl(options.baseURL ?? defaultBaseUrls[deployment])
+  const given = tokenOption(options) ?? env.FRIENDLI_TOKEN
   const token =
     given === undefined || Redacted.isRedacted(given) ? given : Redacted.make(given, { label: "FRIENDLI_TOKEN" })
   if (token === undefined && options.baseURL === undefined && deployment !== "container") {
@@ -85,7 +127,7 @@ export const resolveClientOptions = (
       reason: "MissingToken",
       option: "token",
       message:
-        `Friendli ${deployment} endpoints need a token: pass { token } or set FRIENDLI_TOKEN ` +
+        `Friendli ${deployment} endpoints need a token: pass { token } (or { apiKey }) or set FRIENDLI_TOKEN ` +
         `(a personal access token, flp_...).`,
     })
   }

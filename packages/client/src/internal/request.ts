@@ -79,13 +79,17 @@ const json = (name: string, path: Endpoint["path"], c: Check, streams = true): E
     ),
 })
 
-/** A JSON endpoint at `path` (POST, `stream` set as asked) whose requests `guard` accepts and `schema` explains. */
+/**
+ * A JSON endpoint at `path` (POST, `stream` set as asked unless `streams` is `false`) whose requests `guard` accepts
+ * and `schema` explains.
+ */
 export const jsonEndpoint = <A>(
   name: string,
   path: string,
   guard: (u: unknown) => boolean,
   schema: Schema.Decoder<A>,
-): Endpoint => json(name, path, check(guard, schema))
+  streams = true,
+): Endpoint => json(name, path, check(guard, schema), streams)
 
 export const completions: Endpoint = json(
   "completion",

@@ -4,7 +4,7 @@
  * error (never from its SSE re-encoding).
  */
 
-import { ApiError } from "@friendli-stream/stream"
+import { ApiError, SseResponse } from "@friendli-stream/stream"
 import { errorObject, statusRule } from "@friendli-stream/stream/internal"
 import { InvalidRequestError, StatusError, TimeoutError } from "../ClientError.ts"
 import { type HeadersInitLike, makeResponse, type WebReadableStream, type WebResponse } from "./globals.ts"
@@ -32,6 +32,9 @@ export const errorResponse = (error: unknown, headers: HeadersInitLike | undefin
   })
 }
 
-/** The server-sent events as a `200` response, not cached. */
+/** The server-sent events as a `200` response, with the proxy-safe headers (`SseResponse.HEADERS`; the
+ * caller's `cache-control` or `x-accel-buffering` win). */
 export const streamResponse = (body: WebReadableStream, headers: HeadersInitLike | undefined): WebResponse =>
-  makeResponse(body, 200, headers, { "content-type": "text/event-stream" }, { "cache-control": "no-cache" })
+  makeResponse(body, 200, headers, { "content-type": contentType }, otherHeaders)
+
+const { "content-type": contentType = "text/event-stream", ...otherHeaders } = SseResponse.HEADERS

@@ -7,11 +7,14 @@
  *
  * @since 0.3.0
  */
+import "../internal/requireNode.ts"
 
 /** @since 0.3.0 */
 export { runOrThrow } from "../internal/handle.ts"
 /** @since 0.3.0 */
 export { parseResult, type ToolStatusLike, toolStatusParts } from "./builtInTools.ts"
+/** @since 0.3.0 */
+export { embeddingsOf, vectorOf } from "./embeddings.ts"
 /** @since 0.3.0 */
 export { type Finish, type FinishReason, finishOf } from "./finish.ts"
 /** @since 0.3.0 */

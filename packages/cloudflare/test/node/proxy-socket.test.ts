@@ -41,7 +41,7 @@ describe("proxyCompletionStream behind wrangler, over real sockets", () => {
     mock.queueFaults("delay:150")
     const response = await post({ model: MODEL, prompt: "Slowly", max_tokens: 8, ignore_eos: true })
     assert.equal(response.status, 200)
-    assert.equal(response.headers.get("content-type"), "text/event-stream")
+    assert.equal(response.headers.get("content-type"), "text/event-stream; charset=utf-8")
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
     let text = ""
     while (!text.includes("\n\n")) text += (await reader.read()).value ?? ""

@@ -46,7 +46,7 @@ describe("proxyCompletionStream", () => {
   it("answers with server-sent events that decode to the completion the upstream answers without streaming", async () => {
     const response = await post(completion({ stream_options: { include_usage: true } }))
     assert.equal(response.status, 200)
-    assert.equal(response.headers.get("content-type"), "text/event-stream")
+    assert.equal(response.headers.get("content-type"), "text/event-stream; charset=utf-8")
     const { text } = await readBody(response)
     assert.ok(text.endsWith("data: [DONE]\n\n"))
     const { items, error } = await collect(decodeCompletionStream(new Response(text).body!))

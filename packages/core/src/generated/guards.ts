@@ -11,6 +11,7 @@ import type {
   AudioTranscriptionInputTokenDetailsEncoded,
   AudioTranscriptionResultEncoded,
   AudioTranscriptionUsageEncoded,
+  B64ImageItemEncoded,
   BuiltInToolEncoded,
   ChatCompleteBodyToolChoiceFunctionEncoded,
   ChatCompletionChoiceEncoded,
@@ -59,6 +60,10 @@ import type {
   ContainerCompletionsSuccessEncoded,
   ContainerDetokenizationBodyEncoded,
   ContainerDetokenizationSuccessEncoded,
+  ContainerImageEditBodyEncoded,
+  ContainerImageEditSuccessEncoded,
+  ContainerImageGenerateSuccessEncoded,
+  ContainerImageGenerationBodyEncoded,
   ContainerMessagesBodyEncoded,
   ContainerMessagesStreamBodyEncoded,
   ContainerMessagesStreamSuccessEncoded,
@@ -87,6 +92,10 @@ import type {
   DedicatedDetokenizationSuccessEncoded,
   DedicatedEmbeddingsBodyEncoded,
   DedicatedEmbeddingsSuccessEncoded,
+  DedicatedImageEditBodyEncoded,
+  DedicatedImageEditSuccessEncoded,
+  DedicatedImageGenerateSuccessEncoded,
+  DedicatedImageGenerationBodyEncoded,
   DedicatedMessagesBodyEncoded,
   DedicatedMessagesStreamBodyEncoded,
   DedicatedMessagesStreamSuccessEncoded,
@@ -110,6 +119,9 @@ import type {
   FunctionToolEncoded,
   ImageContentEncoded,
   ImageDataEncoded,
+  ImageGenerationContainerResultEncoded,
+  ImageGenerationDedicatedResultEncoded,
+  ImageInputEncoded,
   IntegratedBuiltInToolEncoded,
   MessageEncoded,
   MessagesBase64ImageSourceEncoded,
@@ -271,6 +283,7 @@ import type {
   ToolStatusFileEncoded,
   ToolStatusParameterEncoded,
   TopLogprobEncoded,
+  UrlImageItemEncoded,
   UsageEncoded,
   UserMessageContentMultiModalEncoded,
   UserMessageEncoded,
@@ -439,6 +452,25 @@ export function isAudioTranscriptionResult(u: unknown): u is AudioTranscriptionR
   if (!(typeof p0 === "string")) return false
   const p1 = o.usage
   if (!isAudioTranscriptionUsage(p1)) return false
+  return true
+}
+
+/**
+ * Tells whether a value is a `B64ImageItem` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(B64ImageItem))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isB64ImageItem(u: unknown): u is B64ImageItemEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.seed
+  if (!(typeof p0 === "number" && Number.isSafeInteger(p0))) return false
+  const p1 = o.response_format
+  if (!(p1 === "url" || p1 === "raw" || p1 === "png" || p1 === "jpeg" || p1 === "jpg")) return false
+  const p2 = o.b64_json
+  if (!(typeof p2 === "string")) return false
   return true
 }
 
@@ -3413,6 +3445,137 @@ export function isDedicatedChatRenderSuccess(u: unknown): u is DedicatedChatRend
  */
 export function isContainerDetokenizationSuccess(u: unknown): u is ContainerDetokenizationSuccessEncoded {
   return isDedicatedChatRenderSuccess(u)
+}
+
+/**
+ * Tells whether a value is a `ImageInput` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ImageInput))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isImageInput(u: unknown): u is ImageInputEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.image
+  if (!(typeof p0 === "string")) return false
+  return true
+}
+
+/**
+ * Tells whether a value is a `ContainerImageEditBody` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ContainerImageEditBody))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isContainerImageEditBody(u: unknown): u is ContainerImageEditBodyEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.image
+  if (!(isImageInput(p0) || isContainerImageEditBody$0(p0))) return false
+  const p1 = o.prompt
+  if (!(typeof p1 === "string")) return false
+  const p2 = o.model
+  if (p2 !== undefined && !(typeof p2 === "string" || p2 === null)) return false
+  const p3 = o.num_inference_steps
+  if (p3 !== undefined && !(typeof p3 === "number" && Number.isSafeInteger(p3))) return false
+  const p4 = o.guidance_scale
+  if (p4 !== undefined && !(typeof p4 === "number")) return false
+  const p5 = o.seed
+  if (p5 !== undefined && !((typeof p5 === "number" && Number.isSafeInteger(p5)) || p5 === null)) return false
+  const p6 = o.response_format
+  if (p6 !== undefined && !(p6 === "raw" || p6 === "jpeg" || p6 === null)) return false
+  return true
+}
+
+function isContainerImageEditBody$0(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!isImageInput(e)) return false
+  }
+  return true
+}
+
+/**
+ * Tells whether a value is a `ImageGenerationContainerResult` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ImageGenerationContainerResult))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isImageGenerationContainerResult(u: unknown): u is ImageGenerationContainerResultEncoded {
+  return isImageInput(u)
+}
+
+/**
+ * Tells whether a value is a `ContainerImageEditSuccess` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ContainerImageEditSuccess))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isContainerImageEditSuccess(u: unknown): u is ContainerImageEditSuccessEncoded {
+  return isImageGenerationContainerResult(u)
+}
+
+/**
+ * Tells whether a value is a `ContainerImageGenerateSuccess` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ContainerImageGenerateSuccess))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isContainerImageGenerateSuccess(u: unknown): u is ContainerImageGenerateSuccessEncoded {
+  return isImageGenerationContainerResult(u)
+}
+
+/**
+ * Tells whether a value is a `ContainerImageGenerationBody` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ContainerImageGenerationBody))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isContainerImageGenerationBody(u: unknown): u is ContainerImageGenerationBodyEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.model
+  if (p0 !== undefined && !(typeof p0 === "string" || p0 === null)) return false
+  const p1 = o.prompt
+  if (!(typeof p1 === "string")) return false
+  const p2 = o.num_inference_steps
+  if (p2 !== undefined && !(typeof p2 === "number" && Number.isSafeInteger(p2))) return false
+  const p3 = o.guidance_scale
+  if (p3 !== undefined && !(typeof p3 === "number")) return false
+  const p4 = o.seed
+  if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
+  const p5 = o.response_format
+  if (p5 !== undefined && !(p5 === "raw" || p5 === "jpeg" || p5 === null)) return false
+  const p6 = o.control_images
+  if (p6 !== undefined && !(isContainerImageGenerationBody$0(p6) || p6 === null)) return false
+  const p7 = o.controlnet_weights
+  if (p7 !== undefined && !(isContainerImageGenerationBody$1(p7) || p7 === null)) return false
+  return true
+}
+
+function isContainerImageGenerationBody$0(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!isImageInput(e)) return false
+  }
+  return true
+}
+
+function isContainerImageGenerationBody$1(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!(typeof e === "number")) return false
+  }
+  return true
 }
 
 /**
@@ -6429,6 +6592,171 @@ function isDedicatedEmbeddingsSuccess$0(u: unknown): boolean {
   for (let i = 0; i < u.length; i++) {
     const e: unknown = u[i]
     if (!isEmbeddingObject(e)) return false
+  }
+  return true
+}
+
+/**
+ * Tells whether a value is a `DedicatedImageEditBody` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(DedicatedImageEditBody))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isDedicatedImageEditBody(u: unknown): u is DedicatedImageEditBodyEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.image
+  if (!(isImageInput(p0) || isDedicatedImageEditBody$0(p0))) return false
+  const p1 = o.prompt
+  if (!(typeof p1 === "string")) return false
+  const p2 = o.model
+  if (!(typeof p2 === "string")) return false
+  const p3 = o.num_inference_steps
+  if (p3 !== undefined && !(typeof p3 === "number" && Number.isSafeInteger(p3))) return false
+  const p4 = o.guidance_scale
+  if (p4 !== undefined && !(typeof p4 === "number" || p4 === null)) return false
+  const p5 = o.seed
+  if (p5 !== undefined && !((typeof p5 === "number" && Number.isSafeInteger(p5)) || p5 === null)) return false
+  const p6 = o.response_format
+  if (
+    p6 !== undefined &&
+    !(p6 === "url" || p6 === "raw" || p6 === "png" || p6 === "jpeg" || p6 === "jpg" || p6 === null)
+  )
+    return false
+  return true
+}
+
+function isDedicatedImageEditBody$0(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!isImageInput(e)) return false
+  }
+  return true
+}
+
+/**
+ * Tells whether a value is a `UrlImageItem` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(UrlImageItem))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isUrlImageItem(u: unknown): u is UrlImageItemEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.seed
+  if (!(typeof p0 === "number" && Number.isSafeInteger(p0))) return false
+  const p1 = o.response_format
+  if (!(p1 === "url" || p1 === "raw" || p1 === "png" || p1 === "jpeg" || p1 === "jpg")) return false
+  const p2 = o.url
+  if (!(typeof p2 === "string")) return false
+  return true
+}
+
+/**
+ * Tells whether a value is a `ImageGenerationDedicatedResult` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(ImageGenerationDedicatedResult))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isImageGenerationDedicatedResult(u: unknown): u is ImageGenerationDedicatedResultEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.data
+  if (!(isImageGenerationDedicatedResult$0(p0) || isImageGenerationDedicatedResult$1(p0))) return false
+  return true
+}
+
+function isImageGenerationDedicatedResult$0(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!isUrlImageItem(e)) return false
+  }
+  return true
+}
+
+function isImageGenerationDedicatedResult$1(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!isB64ImageItem(e)) return false
+  }
+  return true
+}
+
+/**
+ * Tells whether a value is a `DedicatedImageEditSuccess` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(DedicatedImageEditSuccess))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isDedicatedImageEditSuccess(u: unknown): u is DedicatedImageEditSuccessEncoded {
+  return isImageGenerationDedicatedResult(u)
+}
+
+/**
+ * Tells whether a value is a `DedicatedImageGenerateSuccess` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(DedicatedImageGenerateSuccess))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isDedicatedImageGenerateSuccess(u: unknown): u is DedicatedImageGenerateSuccessEncoded {
+  return isImageGenerationDedicatedResult(u)
+}
+
+/**
+ * Tells whether a value is a `DedicatedImageGenerationBody` on the wire: a compiled check with the same verdict as
+ * `Schema.is(Schema.toEncoded(DedicatedImageGenerationBody))`, without allocating.
+ *
+ * @category guards
+ * @since 0.2.0
+ */
+export function isDedicatedImageGenerationBody(u: unknown): u is DedicatedImageGenerationBodyEncoded {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const o = u as { readonly [key: string]: unknown }
+  const p0 = o.model
+  if (!(typeof p0 === "string")) return false
+  const p1 = o.prompt
+  if (!(typeof p1 === "string")) return false
+  const p2 = o.num_inference_steps
+  if (p2 !== undefined && !(typeof p2 === "number" && Number.isSafeInteger(p2))) return false
+  const p3 = o.guidance_scale
+  if (p3 !== undefined && !(typeof p3 === "number" || p3 === null)) return false
+  const p4 = o.seed
+  if (p4 !== undefined && !((typeof p4 === "number" && Number.isSafeInteger(p4)) || p4 === null)) return false
+  const p5 = o.response_format
+  if (
+    p5 !== undefined &&
+    !(p5 === "url" || p5 === "raw" || p5 === "png" || p5 === "jpeg" || p5 === "jpg" || p5 === null)
+  )
+    return false
+  const p6 = o.control_images
+  if (p6 !== undefined && !(isDedicatedImageGenerationBody$0(p6) || p6 === null)) return false
+  const p7 = o.controlnet_weights
+  if (p7 !== undefined && !(isDedicatedImageGenerationBody$1(p7) || p7 === null)) return false
+  return true
+}
+
+function isDedicatedImageGenerationBody$0(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!isImageInput(e)) return false
+  }
+  return true
+}
+
+function isDedicatedImageGenerationBody$1(u: unknown): boolean {
+  if (!Array.isArray(u)) return false
+  for (let i = 0; i < u.length; i++) {
+    const e: unknown = u[i]
+    if (!(typeof e === "number")) return false
   }
   return true
 }

@@ -544,6 +544,46 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  "/dedicated/v1/images/generations": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Image generations
+     * @description Generate an image from a text prompt.
+     */
+    post: operations["dedicatedImagesGenerate"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/dedicated/v1/images/edits": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Image edits
+     * @description Edit an image based on a text prompt.
+     */
+    post: operations["dedicatedImagesEdit"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   "/dedicated/v1/audio/transcriptions": {
     parameters: {
       query?: never
@@ -784,6 +824,46 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  "/v1/images/generations": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Image generations
+     * @description Generate an image from a text prompt.
+     */
+    post: operations["containerImagesGenerate"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/images/edits": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Image edits
+     * @description Edit an image based on a text prompt.
+     */
+    post: operations["containerImagesEdit"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   "/v1/audio/transcriptions": {
     parameters: {
       query?: never
@@ -982,6 +1062,26 @@ export interface components {
       processed_audio_length_ms: number
       /** @description Details about the input tokens billed for this request. */
       input_token_details?: components["schemas"]["AudioTranscriptionInputTokenDetails"] | null
+    }
+    /** B64ImageItem */
+    B64ImageItem: {
+      /**
+       * Seed
+       * @description The seed used during image generation.
+       */
+      seed: number
+      /**
+       * Response Format
+       * @description The format of the generated image. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`.
+       * @enum {string}
+       */
+      response_format: "url" | "raw" | "png" | "jpeg" | "jpg"
+      /**
+       * B64 Json
+       * Format: binary
+       * @description The base64-encoded JSON of the generated image.
+       */
+      b64_json: string
     }
     /** ChatChoice */
     ChatCompletionChoice: {
@@ -3069,6 +3169,97 @@ export interface components {
      *     - `text`: Detokenized text output.
      */
     ContainerDetokenizationSuccess: components["schemas"]["DedicatedChatRenderSuccess"]
+    /** ContainerImageEditBody */
+    ContainerImageEditBody: {
+      /**
+       * Image
+       * @description The image(s) to edit. Must be in a supported image format.
+       */
+      image: components["schemas"]["ImageInput"] | components["schemas"]["ImageInput"][]
+      /**
+       * Prompt
+       * @description A text description of the desired image.
+       */
+      prompt: string
+      /**
+       * Model
+       * @description Routes the request to a specific adapter.
+       */
+      model?: string | null
+      /**
+       * Num Inference Steps
+       * @description The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50].
+       * @default 20
+       */
+      num_inference_steps?: number
+      /**
+       * Guidance Scale
+       * @description Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. Defaults to 0. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`.
+       * @default 0
+       */
+      guidance_scale?: number
+      /**
+       * Seed
+       * @description The seed to use for image generation.
+       */
+      seed?: number | null
+      /**
+       * Response Format
+       * @description The format in which the generated image will be returned. One of `raw` and `jpeg`.
+       * @default jpeg
+       */
+      response_format?: ("raw" | "jpeg") | null
+    }
+    /** ContainerImageEditSuccess */
+    ContainerImageEditSuccess: components["schemas"]["ImageGenerationContainerResult"]
+    /** ContainerImageGenerateSuccess */
+    ContainerImageGenerateSuccess: components["schemas"]["ImageGenerationContainerResult"]
+    /** ContainerImageGenerationBody */
+    ContainerImageGenerationBody: {
+      /**
+       * Model
+       * @description Routes the request to a specific adapter.
+       */
+      model?: string | null
+      /**
+       * Prompt
+       * @description A text description of the desired image.
+       */
+      prompt: string
+      /**
+       * Num Inference Steps
+       * @description The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50].
+       * @default 20
+       */
+      num_inference_steps?: number
+      /**
+       * Guidance Scale
+       * @description Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. Defaults to 0. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`.
+       * @default 0
+       */
+      guidance_scale?: number
+      /**
+       * Seed
+       * @description The seed to use for image generation.
+       */
+      seed?: number | null
+      /**
+       * Response Format
+       * @description The format in which the generated image will be returned. One of `raw` and `jpeg`.
+       * @default jpeg
+       */
+      response_format?: ("raw" | "jpeg") | null
+      /**
+       * Control Images
+       * @description Optional input images used to condition or guide the generation process (e.g., for ControlNet or image editing models). This field is only applicable when using ControlNet or image editing models.
+       */
+      control_images?: components["schemas"]["ImageInput"][] | null
+      /**
+       * Controlnet Weights
+       * @description A list of weights that determine the influence of each ControlNet model in the generation process. Each value must be within [0, 1], where 0 disables the corresponding ControlNet and 1 applies it fully. When multiple ControlNet models are used, the list length must match the number of control images. If omitted, all ControlNet models default to full influence (1.0). This field is only applicable when using ControlNet models.
+       */
+      controlnet_weights?: number[] | null
+    }
     /** ContainerMessagesBody */
     ContainerMessagesBody: {
       /**
@@ -4067,6 +4258,95 @@ export interface components {
        */
       created: number
     }
+    /** DedicatedImageEditBody */
+    DedicatedImageEditBody: {
+      /**
+       * Image
+       * @description The image(s) to edit. Must be in a supported image format.
+       */
+      image: components["schemas"]["ImageInput"] | components["schemas"]["ImageInput"][]
+      /**
+       * Prompt
+       * @description A text description of the desired image(s).
+       */
+      prompt: string
+      /**
+       * Model
+       * @description ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone.
+       */
+      model: string
+      /**
+       * Num Inference Steps
+       * @description The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50].
+       * @default 20
+       */
+      num_inference_steps?: number
+      /**
+       * Guidance Scale
+       * @description Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`.
+       */
+      guidance_scale?: number | null
+      /**
+       * Seed
+       * @description The seed to use for image generation.
+       */
+      seed?: number | null
+      /**
+       * Response Format
+       * @description The format in which the generated image(s) will be returned. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`.
+       * @default url
+       */
+      response_format?: ("url" | "raw" | "png" | "jpeg" | "jpg") | null
+    }
+    /** DedicatedImageEditSuccess */
+    DedicatedImageEditSuccess: components["schemas"]["ImageGenerationDedicatedResult"]
+    /** DedicatedImageGenerateSuccess */
+    DedicatedImageGenerateSuccess: components["schemas"]["ImageGenerationDedicatedResult"]
+    /** DedicatedImageGenerationBody */
+    DedicatedImageGenerationBody: {
+      /**
+       * Model
+       * @description ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone.
+       */
+      model: string
+      /**
+       * Prompt
+       * @description A text description of the desired image(s).
+       */
+      prompt: string
+      /**
+       * Num Inference Steps
+       * @description The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50].
+       * @default 20
+       */
+      num_inference_steps?: number
+      /**
+       * Guidance Scale
+       * @description Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`.
+       */
+      guidance_scale?: number | null
+      /**
+       * Seed
+       * @description The seed to use for image generation.
+       */
+      seed?: number | null
+      /**
+       * Response Format
+       * @description The format in which the generated image(s) will be returned. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`.
+       * @default url
+       */
+      response_format?: ("url" | "raw" | "png" | "jpeg" | "jpg") | null
+      /**
+       * Control Images
+       * @description Optional input images used to condition or guide the generation process (e.g., for ControlNet or image editing models). This field is only applicable when using ControlNet or image editing models.
+       */
+      control_images?: components["schemas"]["ImageInput"][] | null
+      /**
+       * Controlnet Weights
+       * @description A list of weights that determine the influence of each ControlNet model in the generation process. Each value must be within [0, 1], where 0 disables the corresponding ControlNet and 1 applies it fully. When multiple ControlNet models are used, the list length must match the number of control images. If omitted, all ControlNet models default to full influence (1.0). This field is only applicable when using ControlNet models.
+       */
+      controlnet_weights?: number[] | null
+    }
     /** DedicatedMessagesBody */
     DedicatedMessagesBody: {
       /**
@@ -4550,6 +4830,25 @@ export interface components {
      *     - `url`: The URL of the image.
      */
     ImageData: components["schemas"]["AudioData"]
+    /**
+     * ImageGenerationContainerResult
+     * @description The same schema as `ImageInput` but for what it says of:
+     *     - `image`: The base64-encoded image.
+     */
+    ImageGenerationContainerResult: components["schemas"]["ImageInput"]
+    /** ImageGenerationDedicatedResult */
+    ImageGenerationDedicatedResult: {
+      /** Data */
+      data: components["schemas"]["UrlImageItem"][] | components["schemas"]["B64ImageItem"][]
+    }
+    /** ImageInput */
+    ImageInput: {
+      /**
+       * Image
+       * @description An input image, provided either as a URL or a base64-encoded string. Maximum supported image size is 50 MiB.
+       */
+      image: string
+    }
     /** IntegratedBuiltInTool */
     IntegratedBuiltInTool: {
       /**
@@ -7137,6 +7436,25 @@ export interface components {
        */
       value: string
     }
+    /** UrlImageItem */
+    UrlImageItem: {
+      /**
+       * Seed
+       * @description The seed used during image generation.
+       */
+      seed: number
+      /**
+       * Response Format
+       * @description The format of the generated image. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`.
+       * @enum {string}
+       */
+      response_format: "url" | "raw" | "png" | "jpeg" | "jpg"
+      /**
+       * Url
+       * @description The URL of the generated image.
+       */
+      url: string
+    }
     /** UserMessage */
     UserMessage: {
       /**
@@ -8206,6 +8524,74 @@ export interface operations {
       }
     }
   }
+  dedicatedImagesGenerate: {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description ID of team to run requests as (optional parameter). */
+        "X-Friendli-Team"?: string | null
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DedicatedImageGenerationBody"]
+      }
+    }
+    responses: {
+      /** @description Successfully generated image(s). */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["DedicatedImageGenerateSuccess"]
+        }
+      }
+      /** @description Unprocessable Entity */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  dedicatedImagesEdit: {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description ID of team to run requests as (optional parameter). */
+        "X-Friendli-Team"?: string | null
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DedicatedImageEditBody"]
+      }
+    }
+    responses: {
+      /** @description Successfully edited image(s). */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["DedicatedImageEditSuccess"]
+        }
+      }
+      /** @description Unprocessable Entity */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
   dedicatedAudioTranscriptions: {
     parameters: {
       query?: never
@@ -8577,6 +8963,68 @@ export interface operations {
         }
         content: {
           "application/json": components["schemas"]["ContainerDetokenizationSuccess"]
+        }
+      }
+      /** @description Unprocessable Entity */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  containerImagesGenerate: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContainerImageGenerationBody"]
+      }
+    }
+    responses: {
+      /** @description Successfully generated image. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["ContainerImageGenerateSuccess"]
+        }
+      }
+      /** @description Unprocessable Entity */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  containerImagesEdit: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContainerImageEditBody"]
+      }
+    }
+    responses: {
+      /** @description Successfully edited image. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["ContainerImageEditSuccess"]
         }
       }
       /** @description Unprocessable Entity */

@@ -282,6 +282,39 @@ export type AudioTranscriptionResult = typeof AudioTranscriptionResult.Type
 export type AudioTranscriptionResultEncoded = typeof AudioTranscriptionResult.Encoded
 
 /**
+ * The `B64ImageItem` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const B64ImageItem = preserving(
+  Schema.Struct({
+    /** The seed used during image generation. */
+    seed: Schema.Int,
+    /** The format of the generated image. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`. */
+    response_format: Schema.Literals(["url", "raw", "png", "jpeg", "jpg"]),
+    /** The base64-encoded JSON of the generated image. */
+    b64_json: Schema.String,
+  }),
+).annotate({ identifier: "B64ImageItem" })
+
+/**
+ * A decoded `B64ImageItem` (see {@link B64ImageItem}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type B64ImageItem = typeof B64ImageItem.Type
+
+/**
+ * A `B64ImageItem` as it is on the wire, before decoding (see {@link B64ImageItem}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type B64ImageItemEncoded = typeof B64ImageItem.Encoded
+
+/**
  * The `FunctionResult` schema of the OpenAPI description.
  *
  * @category schemas
@@ -3307,6 +3340,199 @@ export type ContainerDetokenizationSuccess = typeof ContainerDetokenizationSucce
  * @since 0.2.0
  */
 export type ContainerDetokenizationSuccessEncoded = typeof ContainerDetokenizationSuccess.Encoded
+
+/**
+ * The `ImageInput` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ImageInput = preserving(
+  Schema.Struct({
+    /** An input image, provided either as a URL or a base64-encoded string. Maximum supported image size is 50 MiB. */
+    image: Schema.String,
+  }),
+).annotate({ identifier: "ImageInput" })
+
+/**
+ * A decoded `ImageInput` (see {@link ImageInput}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ImageInput = typeof ImageInput.Type
+
+/**
+ * A `ImageInput` as it is on the wire, before decoding (see {@link ImageInput}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ImageInputEncoded = typeof ImageInput.Encoded
+
+/**
+ * The `ContainerImageEditBody` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ContainerImageEditBody = preserving(
+  Schema.Struct({
+    /** The image(s) to edit. Must be in a supported image format. */
+    image: Schema.Union([ImageInput, Schema.Array(ImageInput)]),
+    /** A text description of the desired image. */
+    prompt: Schema.String,
+    /** Routes the request to a specific adapter. */
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50]. */
+    num_inference_steps: Schema.optional(Schema.Int),
+    /** Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. Defaults to 0. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`. */
+    guidance_scale: Schema.optional(Schema.Number),
+    /** The seed to use for image generation. */
+    seed: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The format in which the generated image will be returned. One of `raw` and `jpeg`. */
+    response_format: Schema.optional(Schema.NullOr(Schema.Literals(["raw", "jpeg"]))),
+  }),
+).annotate({ identifier: "ContainerImageEditBody" })
+
+/**
+ * A decoded `ContainerImageEditBody` (see {@link ContainerImageEditBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageEditBody = typeof ContainerImageEditBody.Type
+
+/**
+ * A `ContainerImageEditBody` as it is on the wire, before decoding (see {@link ContainerImageEditBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageEditBodyEncoded = typeof ContainerImageEditBody.Encoded
+
+/**
+ * The same schema as `ImageInput` but for what it says of:
+ * - `image`: The base64-encoded image.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ImageGenerationContainerResult = ImageInput.annotate({
+  identifier: "ImageGenerationContainerResult",
+  description: "The same schema as `ImageInput` but for what it says of:\n- `image`: The base64-encoded image.",
+})
+
+/**
+ * A decoded `ImageGenerationContainerResult` (see {@link ImageGenerationContainerResult}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ImageGenerationContainerResult = typeof ImageGenerationContainerResult.Type
+
+/**
+ * A `ImageGenerationContainerResult` as it is on the wire, before decoding (see {@link ImageGenerationContainerResult}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ImageGenerationContainerResultEncoded = typeof ImageGenerationContainerResult.Encoded
+
+/**
+ * The `ContainerImageEditSuccess` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ContainerImageEditSuccess = ImageGenerationContainerResult.annotate({
+  identifier: "ContainerImageEditSuccess",
+})
+
+/**
+ * A decoded `ContainerImageEditSuccess` (see {@link ContainerImageEditSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageEditSuccess = typeof ContainerImageEditSuccess.Type
+
+/**
+ * A `ContainerImageEditSuccess` as it is on the wire, before decoding (see {@link ContainerImageEditSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageEditSuccessEncoded = typeof ContainerImageEditSuccess.Encoded
+
+/**
+ * The `ContainerImageGenerateSuccess` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ContainerImageGenerateSuccess = ImageGenerationContainerResult.annotate({
+  identifier: "ContainerImageGenerateSuccess",
+})
+
+/**
+ * A decoded `ContainerImageGenerateSuccess` (see {@link ContainerImageGenerateSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageGenerateSuccess = typeof ContainerImageGenerateSuccess.Type
+
+/**
+ * A `ContainerImageGenerateSuccess` as it is on the wire, before decoding (see {@link ContainerImageGenerateSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageGenerateSuccessEncoded = typeof ContainerImageGenerateSuccess.Encoded
+
+/**
+ * The `ContainerImageGenerationBody` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ContainerImageGenerationBody = preserving(
+  Schema.Struct({
+    /** Routes the request to a specific adapter. */
+    model: Schema.optional(Schema.NullOr(Schema.String)),
+    /** A text description of the desired image. */
+    prompt: Schema.String,
+    /** The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50]. */
+    num_inference_steps: Schema.optional(Schema.Int),
+    /** Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. Defaults to 0. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`. */
+    guidance_scale: Schema.optional(Schema.Number),
+    /** The seed to use for image generation. */
+    seed: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The format in which the generated image will be returned. One of `raw` and `jpeg`. */
+    response_format: Schema.optional(Schema.NullOr(Schema.Literals(["raw", "jpeg"]))),
+    /** Optional input images used to condition or guide the generation process (e.g., for ControlNet or image editing models). This field is only applicable when using ControlNet or image editing models. */
+    control_images: Schema.optional(Schema.NullOr(Schema.Array(ImageInput))),
+    /** A list of weights that determine the influence of each ControlNet model in the generation process. Each value must be within [0, 1], where 0 disables the corresponding ControlNet and 1 applies it fully. When multiple ControlNet models are used, the list length must match the number of control images. If omitted, all ControlNet models default to full influence (1.0). This field is only applicable when using ControlNet models. */
+    controlnet_weights: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+  }),
+).annotate({ identifier: "ContainerImageGenerationBody" })
+
+/**
+ * A decoded `ContainerImageGenerationBody` (see {@link ContainerImageGenerationBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageGenerationBody = typeof ContainerImageGenerationBody.Type
+
+/**
+ * A `ContainerImageGenerationBody` as it is on the wire, before decoding (see {@link ContainerImageGenerationBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ContainerImageGenerationBodyEncoded = typeof ContainerImageGenerationBody.Encoded
 
 /**
  * The `MessagesCompatibilityBlock` schema of the OpenAPI description.
@@ -7484,6 +7710,201 @@ export type DedicatedEmbeddingsSuccess = typeof DedicatedEmbeddingsSuccess.Type
  * @since 0.2.0
  */
 export type DedicatedEmbeddingsSuccessEncoded = typeof DedicatedEmbeddingsSuccess.Encoded
+
+/**
+ * The `DedicatedImageEditBody` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const DedicatedImageEditBody = preserving(
+  Schema.Struct({
+    /** The image(s) to edit. Must be in a supported image format. */
+    image: Schema.Union([ImageInput, Schema.Array(ImageInput)]),
+    /** A text description of the desired image(s). */
+    prompt: Schema.String,
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
+    model: Schema.String,
+    /** The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50]. */
+    num_inference_steps: Schema.optional(Schema.Int),
+    /** Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`. */
+    guidance_scale: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The seed to use for image generation. */
+    seed: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The format in which the generated image(s) will be returned. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`. */
+    response_format: Schema.optional(Schema.NullOr(Schema.Literals(["url", "raw", "png", "jpeg", "jpg"]))),
+  }),
+).annotate({ identifier: "DedicatedImageEditBody" })
+
+/**
+ * A decoded `DedicatedImageEditBody` (see {@link DedicatedImageEditBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageEditBody = typeof DedicatedImageEditBody.Type
+
+/**
+ * A `DedicatedImageEditBody` as it is on the wire, before decoding (see {@link DedicatedImageEditBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageEditBodyEncoded = typeof DedicatedImageEditBody.Encoded
+
+/**
+ * The `UrlImageItem` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const UrlImageItem = preserving(
+  Schema.Struct({
+    /** The seed used during image generation. */
+    seed: Schema.Int,
+    /** The format of the generated image. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`. */
+    response_format: Schema.Literals(["url", "raw", "png", "jpeg", "jpg"]),
+    /** The URL of the generated image. */
+    url: Schema.String,
+  }),
+).annotate({ identifier: "UrlImageItem" })
+
+/**
+ * A decoded `UrlImageItem` (see {@link UrlImageItem}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type UrlImageItem = typeof UrlImageItem.Type
+
+/**
+ * A `UrlImageItem` as it is on the wire, before decoding (see {@link UrlImageItem}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type UrlImageItemEncoded = typeof UrlImageItem.Encoded
+
+/**
+ * The `ImageGenerationDedicatedResult` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const ImageGenerationDedicatedResult = preserving(
+  Schema.Struct({ data: Schema.Union([Schema.Array(UrlImageItem), Schema.Array(B64ImageItem)]) }),
+).annotate({ identifier: "ImageGenerationDedicatedResult" })
+
+/**
+ * A decoded `ImageGenerationDedicatedResult` (see {@link ImageGenerationDedicatedResult}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ImageGenerationDedicatedResult = typeof ImageGenerationDedicatedResult.Type
+
+/**
+ * A `ImageGenerationDedicatedResult` as it is on the wire, before decoding (see {@link ImageGenerationDedicatedResult}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type ImageGenerationDedicatedResultEncoded = typeof ImageGenerationDedicatedResult.Encoded
+
+/**
+ * The `DedicatedImageEditSuccess` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const DedicatedImageEditSuccess = ImageGenerationDedicatedResult.annotate({
+  identifier: "DedicatedImageEditSuccess",
+})
+
+/**
+ * A decoded `DedicatedImageEditSuccess` (see {@link DedicatedImageEditSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageEditSuccess = typeof DedicatedImageEditSuccess.Type
+
+/**
+ * A `DedicatedImageEditSuccess` as it is on the wire, before decoding (see {@link DedicatedImageEditSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageEditSuccessEncoded = typeof DedicatedImageEditSuccess.Encoded
+
+/**
+ * The `DedicatedImageGenerateSuccess` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const DedicatedImageGenerateSuccess = ImageGenerationDedicatedResult.annotate({
+  identifier: "DedicatedImageGenerateSuccess",
+})
+
+/**
+ * A decoded `DedicatedImageGenerateSuccess` (see {@link DedicatedImageGenerateSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageGenerateSuccess = typeof DedicatedImageGenerateSuccess.Type
+
+/**
+ * A `DedicatedImageGenerateSuccess` as it is on the wire, before decoding (see {@link DedicatedImageGenerateSuccess}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageGenerateSuccessEncoded = typeof DedicatedImageGenerateSuccess.Encoded
+
+/**
+ * The `DedicatedImageGenerationBody` schema of the OpenAPI description.
+ *
+ * @category schemas
+ * @since 0.2.0
+ */
+export const DedicatedImageGenerationBody = preserving(
+  Schema.Struct({
+    /** ID of target endpoint. If you want to send request to specific adapter, use the format "YOUR_ENDPOINT_ID:YOUR_ADAPTER_ROUTE". Otherwise, you can just use "YOUR_ENDPOINT_ID" alone. */
+    model: Schema.String,
+    /** A text description of the desired image(s). */
+    prompt: Schema.String,
+    /** The number of inference steps to use during image generation. Defaults to 20. Supported range: [1, 50]. */
+    num_inference_steps: Schema.optional(Schema.Int),
+    /** Adjusts the alignment of the generated image with the input prompt. Higher values (e.g., 8-10) make the output more faithful to the prompt, while lower values (e.g., 1-5) encourage more creative freedom. This parameter may be irrelevant for certain models, such as `FLUX.Schnell`. */
+    guidance_scale: Schema.optional(Schema.NullOr(Schema.Number)),
+    /** The seed to use for image generation. */
+    seed: Schema.optional(Schema.NullOr(Schema.Int)),
+    /** The format in which the generated image(s) will be returned. One of `url(default)`, `raw`, `png`, `jpeg`, and `jpg`. */
+    response_format: Schema.optional(Schema.NullOr(Schema.Literals(["url", "raw", "png", "jpeg", "jpg"]))),
+    /** Optional input images used to condition or guide the generation process (e.g., for ControlNet or image editing models). This field is only applicable when using ControlNet or image editing models. */
+    control_images: Schema.optional(Schema.NullOr(Schema.Array(ImageInput))),
+    /** A list of weights that determine the influence of each ControlNet model in the generation process. Each value must be within [0, 1], where 0 disables the corresponding ControlNet and 1 applies it fully. When multiple ControlNet models are used, the list length must match the number of control images. If omitted, all ControlNet models default to full influence (1.0). This field is only applicable when using ControlNet models. */
+    controlnet_weights: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+  }),
+).annotate({ identifier: "DedicatedImageGenerationBody" })
+
+/**
+ * A decoded `DedicatedImageGenerationBody` (see {@link DedicatedImageGenerationBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageGenerationBody = typeof DedicatedImageGenerationBody.Type
+
+/**
+ * A `DedicatedImageGenerationBody` as it is on the wire, before decoding (see {@link DedicatedImageGenerationBody}).
+ *
+ * @category models
+ * @since 0.2.0
+ */
+export type DedicatedImageGenerationBodyEncoded = typeof DedicatedImageGenerationBody.Encoded
 
 /**
  * The `DedicatedMessagesBody` schema of the OpenAPI description.

@@ -1,6 +1,5 @@
 /**
- * Every generated component, found by walking the generated exports: its Schema, its guard, its normalizer (only
- * components whose decoded form differs from the wire's have one).
+ * Every generated component, found by walking the generated exports: its Schema and its guard.
  * New components are covered by the tests without anyone listing them.
  */
 import * as Schema from "effect/Schema"
@@ -11,7 +10,6 @@ export interface GeneratedComponent {
   readonly name: string
   readonly schema: Schema.Codec<unknown, unknown>
   readonly guard: (u: unknown) => boolean
-  readonly normalize: ((x: unknown) => unknown) | undefined
 }
 
 const guards = Guards as unknown as Record<string, (u: unknown) => unknown>
@@ -20,13 +18,11 @@ export const components: ReadonlyArray<GeneratedComponent> = Object.entries(Sche
   .filter((entry): entry is [string, Schema.Codec<unknown, unknown>] => Schema.isSchema(entry[1]))
   .map(([name, schema]) => {
     const guard = guards[`is${name}`]
-    const normalize = guards[`normalize${name}`]
     if (guard === undefined) throw new Error(`no guard for ${name}`)
     return {
       name,
       schema,
       guard: (u) => guard(u) === true,
-      normalize: normalize === undefined ? undefined : (x) => normalize(x),
     }
   })
 

@@ -24,8 +24,12 @@ const causes = new WeakMap<object, FriendliFailure>()
 /** Our typed error behind an `AiError` this package made, if it made it. */
 export const failureOf = (error: AiError.AiError): FriendliFailure | undefined => causes.get(error.reason)
 
-/** The `AiError` of one of our failures. */
-export const toAiError = (method: string, error: FriendliFailure): AiError.AiError => {
+/** The `AiError` of one of our failures, in `module` (the model that failed). */
+export const toAiError = (
+  method: string,
+  error: FriendliFailure,
+  module = "FriendliLanguageModel",
+): AiError.AiError => {
   const metadata = { friendli: { _tag: error._tag, message: error.message, retryable: isRetryable(error) } }
   let reason: AiError.AiErrorReason
   if (isStatusError(error)) {
@@ -61,5 +65,5 @@ export const toAiError = (method: string, error: FriendliFailure): AiError.AiErr
     reason = new AiError.InvalidResponseError({ description: error.message, metadata })
   }
   causes.set(reason, error)
-  return AiError.make({ module: "FriendliLanguageModel", method, reason })
+  return AiError.make({ module, method, reason })
 }

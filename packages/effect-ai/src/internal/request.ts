@@ -25,7 +25,7 @@ export const chatRequest = (
   fields: RequestFields,
   options: LanguageModel.ProviderOptions,
 ): {
-  readonly body: ChatCompletionRequest
+  readonly body: Omit<ChatCompletionRequest, "stream">
   readonly builtIns: ReadonlyArray<BuiltIn>
   readonly unsupported: ReadonlyArray<string>
 } => {

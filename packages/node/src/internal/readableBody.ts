@@ -6,7 +6,7 @@
  */
 import { Readable } from "node:stream"
 import { ResponseBody } from "@friendli-stream/client"
-import type { Sse } from "@friendli-stream/stream"
+import type { ByteStreamLike } from "@friendli-stream/stream"
 
 type ReadResult =
   | { readonly done: false; readonly value: Uint8Array }
@@ -98,7 +98,7 @@ class ReadableReader {
 }
 
 /** A Node `Readable` as a Web byte stream, for one reader. */
-export const readableByteStream = (body: Readable): Sse.ByteStreamLike => ({
+export const readableByteStream = (body: Readable): ByteStreamLike => ({
   getReader: () => new ReadableReader(body),
 })
 

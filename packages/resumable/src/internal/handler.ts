@@ -1,4 +1,5 @@
 /** The routes of ResumableHandler.ts: start, resume, cancel; and its Promise form on a runtime of its own. */
+import { SseResponse } from "@friendli-stream/stream"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -126,6 +127,7 @@ export const makeHandler = <A, R = never>(
           store.read(streamId, 0, readOptions),
           { ...headers, location: `${basePath}/${streamId}` },
           request.signal,
+          options.keepAliveMs,
         )
       }).pipe(
         Effect.catch((error) =>
@@ -151,13 +153,16 @@ export const makeHandler = <A, R = never>(
         )
         if (Option.isNone(first)) {
           yield* Scope.close(scope, Exit.void)
-          return new Response(null, { status: 204, headers: { "cache-control": "no-cache" } })
+          return new Response(null, {
+            status: 204,
+            headers: { "cache-control": SseResponse.HEADERS["cache-control"]! },
+          })
         }
         const rest = Stream.fromPull(Effect.succeed(pull))
         const entries = Stream.concat(Stream.fromArray(first.value), rest).pipe(
           Stream.ensuring(Scope.close(scope, Exit.void)),
         )
-        return yield* sseResponse(streamId, entries, headers, request.signal)
+        return yield* sseResponse(streamId, entries, headers, request.signal, options.keepAliveMs)
       }).pipe(
         Effect.catch((error) => {
           switch (error._tag) {

@@ -1,5 +1,6 @@
 /** Errors reported inside a 200 stream, turned into `ApiError`; and any failure written in that same shape. */
 import { ApiError } from "../StreamError.ts"
+import { sentence } from "./sentence.ts"
 import { statusRule } from "./status.ts"
 
 // `api_error`: Anthropic's (and OpenAI's) type for an unexpected error on the server's side (a 500)
@@ -46,7 +47,7 @@ export const toApiError = (value: unknown, eventIndex: number): ApiError => {
   return new ApiError({
     message:
       `The server reported an error inside the stream (event ${eventIndex}${details ? `, ${details}` : ""}): ` +
-      `${message}. ${retryable ? "Retrying the request may help." : "Retrying the same request will not help; fix the request."}`,
+      `${sentence(message)} ${retryable ? "Retrying the request may help." : "Retrying the same request will not help; fix the request."}`,
     type,
     code,
     retryable,

@@ -1,4 +1,7 @@
-/** The concrete codecs: generated guards and normalisers from `@friendli-stream/core`, strict and compatible. */
+/**
+ * The concrete codecs: the generated guards and Schemas of `@friendli-stream/core` (strict), and our compatible
+ * Schemas with the other servers' deltas read first (compatible).
+ */
 import * as Core from "@friendli-stream/core"
 import { type Codec, forOneStream, guardedCodec, unchanged } from "./codec.ts"
 import { normalizeCompatibleDelta } from "./compatDelta.ts"

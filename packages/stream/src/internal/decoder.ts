@@ -1,6 +1,6 @@
 /**
- * The synchronous core that every front drives with whole reads: bytes -> text -> lines -> events -> a stage that
- * turns events into outputs. No Effect, no promises: one call per read, outputs collected in an array.
+ * The synchronous core that every public decoder drives with whole reads: bytes -> text -> lines -> events -> a
+ * stage that turns events into outputs. No Effect, no promises: one call per read, outputs collected in an array.
  */
 import { SseError, StreamTruncated } from "../StreamError.ts"
 import { isDone } from "./done.ts"

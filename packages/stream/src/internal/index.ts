@@ -7,6 +7,7 @@
  *
  * @since 0.3.0
  */
+import "./requireNode.ts"
 
 /** @since 0.3.0 */
 export type { ChatCompletion, Completion } from "./accumulate.ts"
@@ -19,7 +20,7 @@ export type { TranscriptResult } from "./accumulateTranscription.ts"
 /** @since 0.3.0 */
 export { errorObject } from "./apiError.ts"
 /** @since 0.3.0 */
-export type { ByteStream } from "./byteStream.ts"
+export { type ByteStream, clearTimer, setTimer } from "./byteStream.ts"
 /** @since 0.3.0 */
 export { type Codec, forOneStream, guardedCodec, unchanged } from "./codec.ts"
 /** @since 0.3.0 */
@@ -49,6 +50,8 @@ export type { CompatibleMessagesEvent, StrictMessagesEvent } from "./protocols/m
 export type { CompatibleResponsesEvent } from "./protocols/responses.ts"
 /** @since 0.3.0 */
 export type { CompatibleTranscriptionEvent } from "./protocols/transcription.ts"
+/** @since 0.3.0 */
+export { sentence } from "./sentence.ts"
 /** @since 0.3.0 */
 export type { BatchPull, OpenBody } from "./source.ts"
 /** @since 0.3.0 */

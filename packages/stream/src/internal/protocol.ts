@@ -13,6 +13,7 @@ import { toApiError } from "./apiError.ts"
 import { type Codec, cutText } from "./codec.ts"
 import type { EndTracker } from "./json.ts"
 import { isRecord } from "./record.ts"
+import { sentence } from "./sentence.ts"
 
 /** An event of a type the protocol does not know, delivered as it came in compatible mode. */
 export interface UnknownStreamEvent {
@@ -45,7 +46,7 @@ const mismatch = (index: number, type: string, id: string | undefined, data: str
   new ChunkDecodeError({
     reason: "SchemaMismatch",
     message:
-      `Event ${index}${type === "message" ? "" : ` ("${type}")`} is not an event of this stream: ${explanation}.\n` +
+      `Event ${index}${type === "message" ? "" : ` ("${type}")`} is not an event of this stream: ${sentence(explanation)}\n` +
       `If the server is not Friendli, validation: "compatible" delivers events of unknown types as they are.`,
     text: cutText(data),
     eventIndex: index,

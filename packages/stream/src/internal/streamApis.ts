@@ -1,7 +1,7 @@
 /**
  * The table of streamed APIs, the decoder's half: for each API, its item codecs (strict and compatible), how its
  * stream ends (`data: [DONE]`, or a terminal event of its own), and the accumulator its items fold into. The public
- * fronts (`*Stream.decode`, `fromReadableStream`, the `decode*Stream` facades) are made from these entries by
+ * functions (`*Stream.decode`, `fromReadableStream`, the `decode*Stream` facades) are made from these entries by
  * `decodeApi.ts`, and the client's table (`@friendli-stream/client`) adds to each its endpoint and request.
  * A new streamed API is one entry here (and one in the client's table).
  */

@@ -1,6 +1,7 @@
 /** Parsing a finished tool call's argument text, as the Responses and Messages accumulators both do. */
 import { ToolInputError } from "../StreamError.ts"
 import { cutText } from "./codec.ts"
+import { sentence } from "./sentence.ts"
 
 /** Who the arguments belong to, for the error. */
 export interface ToolCallRef {
@@ -24,7 +25,7 @@ export const parseToolInput = (text: string, call: ToolCallRef): unknown => {
       reason: "MalformedJson",
       message:
         `The arguments of the ${who} at index ${call.index} are not JSON (${explanation}): ` +
-        `${cutText(text).slice(0, 120)}. The model wrote malformed arguments; ask again or repair them.`,
+        `${sentence(cutText(text).slice(0, 120))} The model wrote malformed arguments; ask again or repair them.`,
       callId: call.callId,
       name: call.name,
       index: call.index,

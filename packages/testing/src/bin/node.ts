@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import "../internal/requireNode.ts"
 import { createMockFriendli } from "../MockFriendli.ts"
 import { serveNode } from "../Node.ts"
 import { runCli } from "./args.ts"

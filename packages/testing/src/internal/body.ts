@@ -7,8 +7,8 @@
  * stops the producer (backpressure).
  */
 import type { FaultPlan } from "./faults.ts"
+import { type ErrorPayload, type Frame, type FrameData, frameComment, frameEvent } from "./frames.ts"
 import type { Recorder } from "./records.ts"
-import { type ErrorPayload, type Frame, type FrameData, frameComment, frameEvent } from "./sse.ts"
 
 /**
  * Thrown into a response body to ask the runtime to reset the connection. The Node bridge destroys the socket

@@ -3,8 +3,8 @@
  */
 import * as Core from "@friendli-stream/core"
 import type { ValidationIssue } from "./errors.ts"
+import type { Frame } from "./frames.ts"
 import { hashString } from "./prng.ts"
-import type { Frame } from "./sse.ts"
 import { type GeneratedToken, type Generation, generate, tokenize } from "./tokens.ts"
 import { Checker, type GenerationParams, isObject, MAX_LOGPROBS, readGeneration } from "./validate.ts"
 

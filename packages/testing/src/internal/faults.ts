@@ -6,7 +6,7 @@
  * the mock's `faults` option, the queue (`mock.queueFaults`), a `/_fault/SPEC` path prefix,
  * the `fault` query parameter (repeatable) and the `X-Mock-Fault` header.
  */
-import type { Eol } from "./sse.ts"
+import type { Eol } from "./frames.ts"
 
 /**
  * What one request will do wrong. All fields are optional: an empty plan is a well-behaved server.

@@ -7,6 +7,7 @@ import { type BodyContext, jsonBody, sleep, sseBody } from "./body.ts"
 import { chatBody, chatFrames, readChat } from "./chat.ts"
 import { completionsBody, completionsFrames, type ResponseMeta, readCompletions } from "./completions.ts"
 import { control } from "./control.ts"
+import { embeddingsBody } from "./embeddings.ts"
 import {
   badFault,
   injectedStatus,
@@ -25,6 +26,7 @@ import {
   type FaultPlan,
   FaultSpecError,
 } from "./faults.ts"
+import { imagesBody } from "./images.ts"
 import { messagesBody, messagesFailure, messagesFrames, readMessages } from "./messages.ts"
 import { hashString, mixSeeds } from "./prng.ts"
 import { Recorder } from "./records.ts"
@@ -227,6 +229,15 @@ export class MockCore {
       created: Math.floor(this.recorder.clock() / 1000),
       model,
     }
+    if (route.api === "embeddings") {
+      const read = embeddingsBody(parsed, meta)
+      return respond(read.ok ? jsonResponse(read.body) : unprocessable(read.issues))
+    }
+    if (route.api === "images-generations" || route.api === "images-edits") {
+      const op = route.api === "images-edits" ? "edits" : "generations"
+      const read = imagesBody(parsed, container ? "container" : "dedicated", op)
+      return respond(read.ok ? jsonResponse(read.body) : unprocessable(read.issues))
+    }
 
     let stream: boolean
     let frames: () => ReturnType<typeof completionsFrames>
@@ -337,6 +348,7 @@ const ID_PREFIXES: Partial<Record<Route["api"], string>> = {
   responses: "resp_",
   messages: "msg_",
   transcriptions: "tr_",
+  embeddings: "embd-",
 }
 
 const jsonResponse = (body: Json): Response =>

@@ -7,8 +7,8 @@
 import * as Core from "@friendli-stream/core"
 import type { ResponseMeta } from "./completions.ts"
 import type { ValidationIssue } from "./errors.ts"
+import type { Frame } from "./frames.ts"
 import { reasoningLength } from "./replies.ts"
-import type { Frame } from "./sse.ts"
 import { idOf, keyOf, planTurn, type Turn, type TurnFunction, type TurnToolChoice, textOf } from "./turn.ts"
 import { Checker, isObject, MAX_TOKENS } from "./validate.ts"
 

@@ -58,6 +58,9 @@ export type Api =
   | "tokenize"
   | "detokenize"
   | "models"
+  | "embeddings"
+  | "images-generations"
+  | "images-edits"
 
 /**
  * Everything recorded about one request.

@@ -6,8 +6,8 @@
 import * as Core from "@friendli-stream/core"
 import type { ResponseMeta } from "./completions.ts"
 import type { ValidationIssue } from "./errors.ts"
+import type { Frame } from "./frames.ts"
 import { reasoningLength } from "./replies.ts"
-import type { Frame } from "./sse.ts"
 import { idOf, keyOf, planTurn, type Turn, type TurnFunction, type TurnToolChoice, textOf } from "./turn.ts"
 import { Checker, isObject, MAX_TOKENS } from "./validate.ts"
 
@@ -143,9 +143,6 @@ const snapshot = (
   output,
   usage: status === "in_progress" ? null : usageOf(turn),
 })
-
-/** The id of a response (`resp_` + hex). */
-export const responseId = (key: number): string => idOf("resp_", key)
 
 /** The `response.failed` event the `error` fault sends after `after` events (sequence number `after`). */
 export const responsesFailure = (

@@ -35,6 +35,11 @@ const ROUTES: Readonly<Record<string, Route>> = {
   "/dedicated/v1/detokenize": { deployment: "dedicated", api: "detokenize" },
   "/v1/detokenize": { deployment: "container", api: "detokenize" },
   "/serverless/v1/models": { deployment: "serverless", api: "models", method: "GET" },
+  "/dedicated/v1/embeddings": { deployment: "dedicated", api: "embeddings" },
+  "/dedicated/v1/images/generations": { deployment: "dedicated", api: "images-generations" },
+  "/dedicated/v1/images/edits": { deployment: "dedicated", api: "images-edits" },
+  "/v1/images/generations": { deployment: "container", api: "images-generations" },
+  "/v1/images/edits": { deployment: "container", api: "images-edits" },
 }
 
 /**

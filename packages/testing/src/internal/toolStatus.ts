@@ -6,8 +6,8 @@
  */
 import type * as Core from "@friendli-stream/core"
 import type { ResponseMeta } from "./completions.ts"
+import type { Frame } from "./frames.ts"
 import { mixSeeds, seeded } from "./prng.ts"
-import type { Frame } from "./sse.ts"
 import { words } from "./tokens.ts"
 import { callIdOf } from "./turn.ts"
 

@@ -6,8 +6,8 @@
  */
 import * as Core from "@friendli-stream/core"
 import type { ValidationIssue } from "./errors.ts"
+import type { Frame } from "./frames.ts"
 import { hashString } from "./prng.ts"
-import type { Frame } from "./sse.ts"
 import { type Generation, generate } from "./tokens.ts"
 import { Checker, type Json } from "./validate.ts"
 

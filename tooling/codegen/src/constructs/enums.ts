@@ -1,7 +1,4 @@
-/**
- * `enum` and `const`: a value from a fixed list. `const: "null"` with `x-decode-to-null: true` is the
- * wire's string `"null"` standing for a null: it validates as the string and decodes to `null`.
- */
+/** `enum` and `const`: a value from a fixed list (the string `"null"` is a string like any other). */
 import type { LiteralNode, LiteralValue, Node } from "../ir.ts"
 import { type ParseContext, type SchemaObject, typesOf } from "./context.ts"
 
@@ -12,7 +9,6 @@ const isLiteral = (u: unknown): u is LiteralValue =>
 export const parseEnum = (schema: SchemaObject, path: string, ctx: ParseContext): Node | undefined => {
   let values: Array<LiteralValue>
   if ("const" in schema) {
-    if (schema.const === "null" && schema["x-decode-to-null"] === true) return { kind: "nullAlias" }
     values = [schema.const as LiteralValue]
   } else if (Array.isArray(schema.enum)) {
     values = [...schema.enum] as Array<LiteralValue>
@@ -47,10 +43,3 @@ export const literalSchema = (node: LiteralNode): string => {
 /** The guard expression of a literal list over `value`. */
 export const literalGuard = (node: LiteralNode, value: string): string =>
   node.values.map((v) => `${value} === ${literalCode(v)}`).join(" || ")
-
-/** The Effect Schema expression of the `"null"` alias: the string on the wire, `null` once decoded. */
-export const nullAliasSchema = (): string =>
-  `Schema.Literal("null").pipe(Schema.decodeTo(Schema.Null, SchemaTransformation.transform({ decode: () => null, encode: () => "null" as const })))`
-
-/** The guard expression of the `"null"` alias (the wire form). */
-export const nullAliasGuard = (value: string): string => `${value} === "null"`

@@ -4,7 +4,7 @@
  */
 import { arraySchema } from "../constructs/arrays.ts"
 import { unionSchema } from "../constructs/composition.ts"
-import { literalSchema, nullAliasSchema } from "../constructs/enums.ts"
+import { literalSchema } from "../constructs/enums.ts"
 import { objectSchema, preservingHelper, recordSchema } from "../constructs/objects.ts"
 import { primitiveSchema } from "../constructs/primitives.ts"
 import { refSchema } from "../constructs/refs.ts"
@@ -39,8 +39,6 @@ export const schemaExpression = (node: Node, model: Model, identifier: (name: st
       return "Schema.Unknown"
     case "literal":
       return literalSchema(node)
-    case "nullAlias":
-      return nullAliasSchema()
     case "array":
       return arraySchema(node, of)
     case "object":
@@ -59,9 +57,6 @@ const summary = (name: string, description: string | undefined): string =>
 export const emitSchemas = (model: Model, options: EmitOptions): string => {
   const { identifier } = options
   const out: Array<string> = [header(options.source), `import * as Schema from "effect/Schema"`]
-  if (someNode(model, (n) => n.kind === "nullAlias")) {
-    out.push(`import * as SchemaTransformation from "effect/SchemaTransformation"`)
-  }
   if (model.cyclic.size > 0) out.push(`import type { components } from "./openapi.ts"`)
   out.push("")
   if (someNode(model, (n) => n.kind === "object")) out.push(preservingHelper(), "")

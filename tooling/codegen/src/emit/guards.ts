@@ -1,20 +1,17 @@
 /**
  * `guards.ts`: compiled validators. For each component, `isX(u): u is XEncoded`, a plain function that checks
- * the wire form without allocating (the same verdict as `Schema.is(Schema.toEncoded(X))`), and, only for a schema
- * whose decoded form differs from the wire's, `normalizeX(x): X`, which turns wire quirks (the string `"null"` of
- * `x-decode-to-null`) into their decoded values in place.
- * Nested objects and arrays get private helper functions, so every check is a loop or a comparison.
+ * the wire form without allocating (the same verdict as `Schema.is(Schema.toEncoded(X))`). Nested objects and arrays
+ * get private helper functions, so every check is a loop or a comparison.
  */
 import { arrayGuardBody } from "../constructs/arrays.ts"
 import { unionGuard } from "../constructs/composition.ts"
-import { literalGuard, nullAliasGuard } from "../constructs/enums.ts"
+import { literalGuard } from "../constructs/enums.ts"
 import { objectGuardBody, recordGuardBody } from "../constructs/objects.ts"
 import { primitiveGuard } from "../constructs/primitives.ts"
 import { refGuard } from "../constructs/refs.ts"
 import type { Model, Node } from "../ir.ts"
 import type { EmitOptions } from "./effect-schemas.ts"
 import { header, jsdoc } from "./header.ts"
-import { needsNormalize, normalizeStatements } from "./normalize.ts"
 
 interface GuardWriter {
   readonly expression: (node: Node, value: string) => string
@@ -48,8 +45,6 @@ const guardWriter = (identifier: (name: string) => string, owner: string): Guard
         return "true"
       case "literal":
         return literalGuard(node, value)
-      case "nullAlias":
-        return nullAliasGuard(value)
       case "array":
         return `${hoist(arrayGuardBody(node, expression))}(${value})`
       case "object":
@@ -80,7 +75,6 @@ const guardBody = (node: Node, writer: GuardWriter): string => {
 /** Writes `guards.ts`. */
 export const emitGuards = (model: Model, options: EmitOptions): string => {
   const { identifier } = options
-  // The decoded type is imported only for the components that have a normalizer.
   const imported: Array<string> = []
   const out: Array<string> = []
   for (const c of model.components) {
@@ -88,12 +82,7 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
     const since = c.since ?? options.since
     const writer = guardWriter(identifier, `is${id}`)
     const body = guardBody(c.node, writer)
-    const normalized = needsNormalize(c.node, model)
-    imported.push(`${id}Encoded`, ...(normalized ? [id] : []))
-    // Computed before the helpers are written: a union member's test may hoist a helper of its own.
-    const statements = normalized
-      ? normalizeStatements(c.node, model, identifier, writer.expression, "x", (e) => `y = ${e}`, 0)
-      : []
+    imported.push(`${id}Encoded`)
     out.push(
       jsdoc(
         `Tells whether a value is a \`${c.name}\` on the wire: a compiled check with the same verdict as\n\`Schema.is(Schema.toEncoded(${id}))\`, without allocating.`,
@@ -103,17 +92,6 @@ export const emitGuards = (model: Model, options: EmitOptions): string => {
       "",
       ...writer.helpers.flatMap((h) => [h, ""]),
     )
-    // A normalizer only where the decoded form differs from the wire's: elsewhere the guard's value is the decoded one.
-    if (normalized) {
-      out.push(
-        jsdoc(
-          `Turns a \`${c.name}\` that passed {@link is${id}} into its decoded form, in place (the wire's \`"null"\`\nstrings become \`null\`), as \`Schema.decodeSync(${id})\` would but without copying.`,
-          [`@category normalizers`, `@since ${since}`],
-        ),
-        `export function normalize${id}(x: ${id}Encoded): ${id} {\n  let y: unknown = x\n  ${statements.join("\n  ")}\n  return y as ${id}\n}`,
-        "",
-      )
-    }
   }
   return [header(options.source), `import type { ${imported.sort().join(", ")} } from "./schemas.ts"`, "", ...out].join(
     "\n",

@@ -2,6 +2,7 @@
  * The sync's configuration (`packages/core/openapi/sync.yaml`): where the upstream description is and which
  * commit it is, which operations we take, and the names we publish for upstream schemas.
  */
+import { isRecord } from "./json.ts"
 
 /** The pinned upstream description. */
 export interface Upstream {
@@ -29,8 +30,6 @@ export interface SyncConfig {
   /** Our names already published in 0.1.0 (marked `x-since: "0.1.0"`). */
   readonly publishedIn010: ReadonlyArray<string>
 }
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const strings = (u: unknown, what: string): ReadonlyArray<string> => {
   if (!Array.isArray(u) || !u.every((x) => typeof x === "string"))

@@ -4,11 +4,8 @@
  * does not need (examples, documentation-site and SDK-generator extensions) and gives upstream schemas our names.
  */
 import type { SyncConfig } from "./config.ts"
+import { isRecord, type Json } from "./json.ts"
 import { applyOverlay, type Overlay } from "./overlay.ts"
-
-type Json = Record<string, unknown>
-
-const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** Extensions kept although they start with a dropped prefix. */
 const keptExtensions = new Set(["x-speakeasy-sse-sentinel"])

@@ -4,6 +4,7 @@
  * `remove: true`. An action whose target does not exist fails the sync, so an upstream change that moves a schema
  * is noticed instead of silently dropping our correction.
  */
+import { isRecord } from "./json.ts"
 import { pathSegments, select } from "./pointer.ts"
 
 /** One overlay action. */
@@ -21,8 +22,6 @@ export interface Overlay {
   readonly info: { readonly title: string; readonly version: string }
   readonly actions: ReadonlyArray<OverlayAction>
 }
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** Deep-merges `update` into `target` (objects merge, arrays are appended, anything else replaces). */
 const merge = (target: Record<string, unknown>, update: Record<string, unknown>): void => {

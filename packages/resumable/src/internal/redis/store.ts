@@ -4,6 +4,7 @@
  * followed live through the instance's one `XREAD BLOCK` (`follow.ts`); a live reader waits at most until the
  * producer's lease would expire: then the next page notices the expiry and stores `producer_lost`, once, atomically.
  */
+import { sentence } from "@friendli-stream/stream/internal"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redis from "effect/persistence/Redis"
@@ -141,10 +142,14 @@ export const makeRedisStore = (
       closed
         ? closedError()
         : cause instanceof Reply.CorruptReply
-          ? new StoreError({ reason: "Corrupt", message: `Redis answered ${what} with ${cause.message}.`, cause })
+          ? new StoreError({
+              reason: "Corrupt",
+              message: `Redis answered ${what} with ${sentence(cause.message)}`,
+              cause,
+            })
           : new StoreError({
               reason: "Unavailable",
-              message: `Redis failed on ${what}: ${String(cause.cause)}. Check that Redis is reachable, and that nothing else writes under the key prefix.`,
+              message: `Redis failed on ${what}: ${sentence(String(cause.cause))} Check that Redis is reachable, and that nothing else writes under the key prefix.`,
               cause,
             })
 

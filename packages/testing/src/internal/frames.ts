@@ -1,5 +1,6 @@
 /**
- * Server-sent event framing: `data: {json}` lines, optional `event:` names, comments, and the `[DONE]` sentinel.
+ * The mock's response events (`Frame`s, typed against the generated chunk and event types) and how each is framed
+ * as server-sent events: `data: {json}` lines, optional `event:` names, comments, and the `[DONE]` sentinel.
  */
 
 import type * as Core from "@friendli-stream/core"
