@@ -9,6 +9,7 @@ import { createMockFriendli, LIVE_PACING, type MockFriendli } from "@friendli-st
 import type * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { parseCorsOrigins, withCors } from "./cors.ts"
+import { withDebugMemory } from "./debugMemory.ts"
 import { DEFAULT_DRAIN_GRACE_MS, Drain, waitForStreams } from "./drain.ts"
 import { makeHandler } from "./handler.ts"
 import { OpenStreams, withLimits } from "./limits.ts"
@@ -65,6 +66,8 @@ export interface AppOptions {
   readonly corsOrigins?: "*" | ReadonlyArray<string> | undefined
   /** How long a drain lets the streams in flight finish, in milliseconds (default 30 000). @since 0.3.0 */
   readonly drainGraceMs?: number | undefined
+  /** Serve `GET /debug/memory` (heap and resident memory, after a GC when exposed), for load runs; default off. @since 0.3.0 */
+  readonly debugMemory?: boolean | undefined
 }
 
 /**
@@ -199,7 +202,7 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
     drain.wrap(withLimits(makeHandler(streams, { runtime: runtime.name }), options, open)),
     options.corsOrigins,
   )
-  const server = await runtime.listen(handler, {
+  const server = await runtime.listen(options.debugMemory === true ? withDebugMemory(handler) : handler, {
     port: options.port ?? runtime.defaultPort,
     hostname,
   })
@@ -231,7 +234,8 @@ export const startSample = async (runtime: SampleRuntime, options: AppOptions = 
  * A sample's options from its environment: `PORT`, `HOST`, `FRIENDLI_TOKEN`, `FRIENDLI_BASE_URL`,
  * `FRIENDLI_MODEL`, `REDIS_URL`, `REDIS_MAX_CONNECTIONS`, `RESUMABLE_LEASE_MS`, `RESUMABLE_RETENTION_MS`,
  * `KEEP_ALIVE_MS`, `MAX_BODY_BYTES`, `BODY_TIMEOUT_MS`, `MAX_STREAMS`, `CORS_ORIGINS`, `DRAIN_GRACE_MS`,
- * `OTEL_EXPORTER_OTLP_ENDPOINT` and `MOCK_FAULTS` (the embedded mock's faults); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`, `MOCK_FAULTS` (the embedded mock's faults) and `BENCH_STATS` (`1`: serve
+ * `GET /debug/memory`); an empty variable counts as unset. A number that is not a whole number of milliseconds (or a port)
  * throws an error naming the variable.
  *
  * @since 0.1.0
@@ -266,6 +270,7 @@ export const optionsFromEnv = (env: (name: string) => string | undefined): AppOp
     maxStreams: whole("MAX_STREAMS", 1),
     corsOrigins: parseCorsOrigins(get("CORS_ORIGINS")),
     drainGraceMs: whole("DRAIN_GRACE_MS", 0),
+    debugMemory: get("BENCH_STATS") === "1",
   }
 }
 

@@ -84,6 +84,22 @@ export const appTests = ({ name, startApp, serveMock }: AppUnderTest): void => {
       assert.match(await res.text(), new RegExp(`curl -N ${app.url}/v1/stream`))
     })
 
+    it("serves GET /debug/memory (heap and resident memory, for load runs) only when asked to", async () => {
+      const off = await fetch(`${app.url}/debug/memory`)
+      assert.equal(off.status, 404)
+      await off.body?.cancel()
+      const debug = await startApp({ port: 0, debugMemory: true })
+      try {
+        const res = await fetch(`${debug.url}/debug/memory`)
+        assert.equal(res.status, 200)
+        const stats = (await res.json()) as { heapUsed: number; rss: number; gc: boolean }
+        assert.ok(stats.heapUsed > 0 && stats.rss >= stats.heapUsed, JSON.stringify(stats))
+        assert.equal(typeof stats.gc, "boolean")
+      } finally {
+        await debug.close()
+      }
+    })
+
     it("goes on generating when its reader goes away: the request to the model server runs to its end", async () => {
       const abort = new AbortController()
       const res = await post(app.url, { prompt: "a short story", max_tokens: 12 }, abort.signal)
