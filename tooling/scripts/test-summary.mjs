@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { stripVTControlCharacters } from "node:util"
 import { parseJUnit } from "../test-harness/src/junit.ts"
-import { ROOT, RUNTIMES } from "../test-harness/src/runtimes.ts"
+import { missingRuntimeCounts, ROOT, RUNTIMES, runtimeBinary } from "../test-harness/src/runtimes.ts"
 
 const runs = join(ROOT, ".turbo/runs")
 const newest = existsSync(runs)
@@ -43,6 +43,14 @@ for (const t of tasks) {
   }
   const suite = { package: t.package, runtime, passed: 0, skipped: 0, failed: 0, skips: [], failures: [], measured: [] }
   suites.push(suite)
+  // Where the registry has no Node package (macOS, Windows), the script's Node binary is missing: the suite counts
+  // as one skipped test with the reason, or in CI as one failed test.
+  const binary = runtimeBinary(runtime)
+  if ("missing" in binary) {
+    if (missingRuntimeCounts() === "skipped") suite.skipped = suite.skips.push(`${runtime} not run: ${binary.missing}`)
+    else suite.failed = suite.failures.push(`${binary.missing} (CI is set: every runtime must run)`)
+    continue
+  }
   const report = join(ROOT, t.directory, "reports", `${runtime}.xml`)
   const fresh = t.cache?.status === "HIT" || (existsSync(report) && statSync(report).mtimeMs >= t.execution.startTime)
   if (existsSync(report) && fresh) {
