@@ -61,6 +61,11 @@ describe("the harness", () => {
     })
   })
 
+  it("accepts a per-test timeout, and runs after the nested group closed", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(events.at(-1), "inner:afterAll")
+  }, 10_000)
+
   it("runs a nested group's afterAll when that group's last test is done", () => {
     assert.ok(events.includes("inner:afterAll"))
     assert.ok(!events.includes("outer:afterAll"))
