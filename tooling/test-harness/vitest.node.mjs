@@ -1,4 +1,4 @@
-// The Node suite of the package in the working directory. run-suite.mjs passes this file as --config.
+// The Node suite (Node 22 and 24) of the package in the working directory: `vitest run --config <this>`.
 import { nodeConfig } from "./src/config.ts"
 
 export default nodeConfig()

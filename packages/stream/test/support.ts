@@ -5,6 +5,9 @@ import * as Stream from "effect/Stream"
 
 const encoder = new TextEncoder()
 
+/** The runtime running the tests, as the suites that run on several name it. */
+export const RUNTIME = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node"
+
 /** UTF-8 bytes of a string. */
 export const bytes = (s: string): Uint8Array => encoder.encode(s)
 

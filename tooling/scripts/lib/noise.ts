@@ -1,5 +1,5 @@
 // One filter for the output of workerd (wrangler dev, and the Workers test pool): the sample apps' launcher
-// (apps/sample-service/bin/launch.ts) and run-suite.mjs pass their children's output through it.
+// (apps/sample-service/bin/launch.ts) passes its children's output through it.
 
 /**
  * Lines of the app's output that only say a client went away (workerd logs a stack for each), with the indented

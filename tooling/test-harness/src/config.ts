@@ -1,36 +1,21 @@
-// The shared vitest configs: one factory for Node, one for workerd. Every package uses these, through
-// run-suite.mjs (which passes ../vitest.node.mjs or ../vitest.workerd.mjs as --config); no package
-// needs a vitest config of its own. Per-package settings (a test timeout, workerd pool options) live in
-// package.json under "friendli-stream"; the runtimes a package runs on are the arguments of its `test` script.
-import { readFileSync } from "node:fs"
-import { join, resolve } from "node:path"
-import { defineConfig } from "vitest/config"
-import { type Runtime, testFiles } from "./files.ts"
+// The shared vitest configs: one for Node (22 and 24), one factory for workerd. Each package's `test:<runtime>`
+// script passes one as `--config` (tooling/test-harness/vitest.node.mjs, vitest.workerd.mjs, or the package's own
+// vitest.workerd.config.ts where its Worker needs options). Which files run where is vitest's own `include` and
+// `exclude`; each run writes vitest's JUnit report to reports/<runtime>.xml, which `pnpm test`'s summary reads.
+import { delimiter, dirname, resolve } from "node:path"
+import { configDefaults, defineConfig } from "vitest/config"
 
 /**
- * The `"friendli-stream"` settings of a package.json.
+ * The test files of every runtime: `test/**\/*.test.ts`, less the folders of the other runtimes
+ * (`test/{node,deno,bun,workerd}/` hold the tests of that runtime only).
  *
- * @since 0.1.0
+ * @since 0.3.0
  */
-export interface PackageTestSettings {
-  /** Default test and hook timeout in milliseconds on vitest (default 5000). */
-  readonly testTimeout?: number
-  /** Extra `@cloudflare/vitest-pool-workers` options for the workerd suite. */
-  readonly workerd?: {
-    readonly main?: string
-    readonly wrangler?: { readonly configPath?: string; readonly environment?: string }
-    readonly miniflare?: Record<string, unknown> & { readonly compatibilityFlags?: ReadonlyArray<string> }
-    /** A vitest global setup file (run in Node before the pool starts), relative to the package. */
-    readonly globalSetup?: string
-    /** Names of values the global setup `provide`s that become string bindings of the Worker (`env.NAME`). */
-    readonly injectBindings?: ReadonlyArray<string>
-  }
-}
+export const TEST_FILES = "test/**/*.test.ts"
 
-type CloudflareTest = typeof import("@cloudflare/vitest-pool-workers").cloudflareTest
-type PoolArgument = Parameters<CloudflareTest>[0]
-type PoolOptionsFn = Extract<PoolArgument, (...args: never) => unknown>
-type PoolOptions = Exclude<PoolArgument, (...args: never) => unknown>
+/** The folders of the other runtimes, as vitest `exclude` globs. */
+const otherRuntimes = (own: "node" | "workerd"): Array<string> =>
+  ["node", "deno", "bun", "workerd"].filter((r) => r !== own).map((r) => `test/${r}/**`)
 
 /**
  * The compatibility date the workerd suites run at (at most the installed workerd's own date).
@@ -39,56 +24,64 @@ type PoolOptions = Exclude<PoolArgument, (...args: never) => unknown>
  */
 export const COMPATIBILITY_DATE = "2026-04-01"
 
+const reports = (runtime: string) => ({
+  reporters: ["default", "junit"],
+  outputFile: { junit: `reports/${runtime}.xml` },
+})
+
 /**
- * The `"friendli-stream"` settings of a package.json.
+ * The vitest config of a package's Node suite, on Node 22 and Node 24 alike: the report is
+ * `reports/node<major>.xml`, and the Node running vitest comes first on PATH for the processes the tests start.
  *
  * @since 0.1.0
  */
-export const packageSettings = (packageDir: string): PackageTestSettings => {
-  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
-  return manifest["friendli-stream"] ?? {}
-}
-
-const testSection = (root: string, runtime: Runtime) => {
-  const include = testFiles(root, runtime)
-  return {
-    root,
-    include,
-    // With no file, vitest fails ("No test files found"): a suite that runs nothing is a failure.
-    passWithNoTests: false,
-    testTimeout: packageSettings(root).testTimeout ?? 5000,
-    hookTimeout: packageSettings(root).testTimeout ?? 5000,
-  }
+export const nodeConfig = () => {
+  const runtime = `node${process.versions.node.split(".")[0]}`
+  process.env.PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`
+  return defineConfig({
+    test: {
+      include: [TEST_FILES],
+      exclude: [...configDefaults.exclude, ...otherRuntimes("node")],
+      ...reports(runtime),
+    },
+  })
 }
 
 /**
- * The vitest config of a package's Node suite (used on Node 22 and Node 24 alike).
+ * What a package may add to its workerd suite (paths relative to the package): `@cloudflare/vitest-pool-workers`
+ * options (`main`, `wrangler`, `miniflare`; `nodejs_compat` is always on), a vitest `globalSetup` that runs in Node
+ * before the pool starts (workerd cannot listen on a socket: serve the server under test there), the names of
+ * values it `provide`s that become string bindings of the Worker (`env.NAME`), more `exclude` globs, and the
+ * default test and hook timeout.
  *
- * `options.root`: the package folder (default: the working directory).
- *
- * @since 0.1.0
+ * @since 0.3.0
  */
-export const nodeConfig = (options: { readonly root?: string } = {}) => {
-  const root = resolve(options.root ?? process.cwd())
-  return defineConfig({ root, test: testSection(root, "node22") })
+export interface WorkerdOptions {
+  readonly main?: string
+  readonly wrangler?: { readonly configPath?: string; readonly environment?: string }
+  readonly miniflare?: Record<string, unknown> & { readonly compatibilityFlags?: ReadonlyArray<string> }
+  readonly globalSetup?: string
+  readonly injectBindings?: ReadonlyArray<string>
+  readonly exclude?: ReadonlyArray<string>
+  readonly testTimeout?: number
 }
 
+type CloudflareTest = typeof import("@cloudflare/vitest-pool-workers").cloudflareTest
+type PoolArgument = Parameters<CloudflareTest>[0]
+type PoolOptionsFn = Extract<PoolArgument, (...args: never) => unknown>
+type PoolOptions = Exclude<PoolArgument, (...args: never) => unknown>
+
 /**
- * The vitest config of a package's workerd suite: tests run inside workerd through
- * `@cloudflare/vitest-pool-workers` (its vitest 4 `cloudflareTest` plugin), with `nodejs_compat` so that
- * `node:assert` is there. A package may add pool options (`main`, `wrangler`, `miniflare`) under
- * `"friendli-stream": { "workerd": { ... } }` in its package.json; paths are relative to the package. There too,
- * `globalSetup` names a vitest global setup file that runs in Node before the pool starts (e.g. to serve something
- * on a real socket), and `injectBindings` names values it `provide`s that become string bindings of the Worker.
- *
- * `options.root`: the package folder (default: the working directory).
+ * The vitest config of a package's workerd suite (the package is the working directory): tests run inside
+ * workerd through `@cloudflare/vitest-pool-workers`, with `nodejs_compat` so that `node:assert` is there, and
+ * write `reports/workerd.xml`.
  *
  * @since 0.1.0
  */
-export const workerdConfig = async (options: { readonly root?: string } = {}) => {
-  const root = resolve(options.root ?? process.cwd())
+export const workerdConfig = async (options: WorkerdOptions = {}) => {
+  const root = process.cwd()
   const { cloudflareTest } = await import("@cloudflare/vitest-pool-workers")
-  const { globalSetup, injectBindings = [], ...extra } = packageSettings(root).workerd ?? {}
+  const { globalSetup, injectBindings = [], exclude = [], testTimeout, ...extra } = options
   const compatibilityFlags = [...new Set(["nodejs_compat", ...(extra.miniflare?.compatibilityFlags ?? [])])]
   const pool: PoolOptions = {
     ...extra,
@@ -114,11 +107,14 @@ export const workerdConfig = async (options: { readonly root?: string } = {}) =>
     },
   })
   const test = {
-    ...testSection(root, "workerd"),
+    include: [TEST_FILES],
+    exclude: [...configDefaults.exclude, ...otherRuntimes("workerd"), ...exclude],
+    ...reports("workerd"),
+    ...(testTimeout === undefined ? {} : { testTimeout, hookTimeout: testTimeout }),
     ...(globalSetup === undefined ? {} : { globalSetup: resolve(root, globalSetup) }),
     // The test files share one workerd runtime and its module cache: each file isolated imported effect and the
     // packages anew, 30 of the stream suite's 38 s (now 8 s); each file's own module state stays its own.
     isolate: false,
   }
-  return defineConfig({ root, plugins: [cloudflareTest(injectBindings.length > 0 ? withInjected : pool)], test })
+  return defineConfig({ plugins: [cloudflareTest(injectBindings.length > 0 ? withInjected : pool)], test })
 }

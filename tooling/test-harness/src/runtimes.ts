@@ -1,5 +1,4 @@
-// Which binary runs each test runtime, and what becomes of a runtime whose binary is missing. One source of
-// truth for run-suite.mjs (and its tests).
+// Which binary runs each runtime, for the scripts that start one themselves (the benchmarks, .ci/run's report).
 //
 // Both Nodes come from the npm registry, as the node-linux-<arch> packages (Linux x64 and arm64 only): Node 24 is
 // an optional dependency of the root package (pnpm links it as node_modules/.bin/node, so every pnpm script runs on
@@ -10,7 +9,20 @@ import { existsSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import process from "node:process"
 import { fileURLToPath } from "node:url"
-import type { Runtime } from "./files.ts"
+
+/**
+ * The runtimes every suite may run on, in the order `pnpm test`'s summary lists them.
+ *
+ * @since 0.1.0
+ */
+export const RUNTIMES = ["node22", "node24", "deno", "bun", "workerd"] as const
+
+/**
+ * One of the runtimes.
+ *
+ * @since 0.1.0
+ */
+export type Runtime = (typeof RUNTIMES)[number]
 
 /**
  * The repository root.

@@ -13,7 +13,9 @@ import { fileURLToPath } from "node:url"
  * @since 0.2.0
  */
 export const sharedRoot = (): string =>
-  resolve(process.env.FRIENDLI_SHARED_DIR || fileURLToPath(new URL("../../../../shared/", import.meta.url)))
+  process.env.FRIENDLI_SHARED_DIR
+    ? resolve(fileURLToPath(new URL("../../..", import.meta.url)), process.env.FRIENDLI_SHARED_DIR)
+    : fileURLToPath(new URL("../../../../shared/", import.meta.url))
 
 /**
  * The absolute path of `<shared root>/<relative>`, whether or not it exists.

@@ -77,9 +77,11 @@ describeServed("serveNode on node:http", serveNode, (served) => {
       headers: { ...headers, "x-mock-fault": "stall" },
       body: JSON.stringify(completionsBody()),
     })
+    assert.equal(res.status, 200)
     // A stalled body never ends by itself: that it ends at all (within the test's timeout) is the behaviour.
     await other.close()
     await res.text().catch(() => "")
+    await assert.rejects(fetch(`${other.url}${PATH}`), "the closed server still answers")
   })
 })
 

@@ -11,14 +11,10 @@ describe("the Node suite", () => {
     assert.equal("Bun" in globalThis, false)
   })
 
-  it("runs on the Node version that run-suite asked for", () => {
-    const wanted = process.env.FRIENDLI_TEST_RUNTIME
-    assert.ok(
-      wanted === "node22" || wanted === "node24",
-      `FRIENDLI_TEST_RUNTIME is ${wanted}; run through run-suite.mjs`,
-    )
+  it("runs on a Node the packages support, Node 22 from 22.19 on or Node 24 (its test script picks which)", () => {
     const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
-    assert.equal(`node${major}`, wanted)
+    const wanted = `node${major}`
+    assert.ok(wanted === "node22" || wanted === "node24", `Node ${process.versions.node} is not one the suites run on`)
     assert.ok(
       minor >= NODES[wanted].minor,
       `Node ${process.versions.node} is older than ${major}.${NODES[wanted].minor}`,

@@ -23,7 +23,7 @@ import {
   ResponsesStream,
   TranscriptionStream,
 } from "../src/index.ts"
-import { cutEvery, pieceStream, runAll, testBody } from "./support.ts"
+import { cutEvery, pieceStream, RUNTIME, runAll, testBody } from "./support.ts"
 
 const API_CAPTURES = sharedPath("reference/api-captures/")
 
@@ -248,8 +248,8 @@ const checkOutcome = (
   assert.deepEqual(got.items, expected.slice(0, index), label)
 }
 
-/** Declares the suite (call it from a runtime's test file). */
-export const apiCaptureSuite = (runtime: string): void => {
+/** Declares the suite. */
+const apiCaptureSuite = (runtime: string): void => {
   describe.skipIf(sharedSkip("reference/api-captures/"))(
     `real Responses, Messages and transcription streams (${runtime})`,
     () => {
@@ -368,3 +368,5 @@ const checkMessage = (folded: MessagesStream.Message, raw: Array<Raw>): void => 
   const delta = raw.filter((e) => e.type === "message_delta").at(-1) as unknown as { delta: { stop_reason: string } }
   assert.equal(folded.stop_reason, delta.delta.stop_reason)
 }
+
+apiCaptureSuite(RUNTIME)

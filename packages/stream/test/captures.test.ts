@@ -21,7 +21,8 @@ import {
   Sse,
   StreamTruncated,
 } from "../src/index.ts"
-import { cutEvery, pieceStream, runAll, testBody } from "./support.ts"
+import { referenceChunks } from "./reference-chunks.ts"
+import { cutEvery, pieceStream, RUNTIME, runAll, testBody } from "./support.ts"
 
 /** The captures, in the team's shared/ folder beside the repository. */
 const CAPTURES = sharedPath("reference/captures/")
@@ -112,34 +113,6 @@ const sseBytes = (file: string, raw: Uint8Array): Uint8Array => {
   return new TextEncoder().encode(`${payloads.map((p) => `data: ${p}\n\n`).join("")}data: [DONE]\n\n`)
 }
 
-/** An independent, simple reading of the chunks a capture holds (no CR in these captures): the expected output. */
-export const referenceChunks = (bytes: Uint8Array): Array<unknown> => {
-  const out: Array<unknown> = []
-  for (const block of new TextDecoder().decode(bytes).split("\n\n")) {
-    const lines = block.split("\n")
-    if (lines.some((l) => l === "event: error")) break
-    const data = lines
-      .filter((l) => l.startsWith("data:"))
-      .map((l) => l.slice(l.startsWith("data: ") ? 6 : 5))
-      .join("\n")
-    if (data === "") continue
-    if (data.trim() === "[DONE]") break
-    const chunk = JSON.parse(data) as {
-      error?: unknown
-      choices?: Array<{ finish_reason?: unknown; delta?: { reasoning?: unknown; reasoning_content?: unknown } }>
-    }
-    if (chunk.error != null) break
-    for (const c of chunk.choices ?? []) {
-      if (c.finish_reason === "" || c.finish_reason === "null") c.finish_reason = null
-      // Compatible mode reads other servers' `reasoning` as `reasoning_content`.
-      const d = c.delta
-      if (d != null && d.reasoning_content == null && typeof d.reasoning === "string") d.reasoning_content = d.reasoning
-    }
-    out.push(chunk)
-  }
-  return out
-}
-
 const decodeEffect = (kind: Kind, pieces: Array<Uint8Array>, options: DecodeOptions) =>
   kind === "chat"
     ? runAll(ChatCompletionStream.decode(pieceStream(pieces), options) as Stream.Stream<unknown, unknown>)
@@ -154,8 +127,8 @@ const decodeFacade = (kind: Kind, pieces: Array<Uint8Array>, options: DecodeOpti
 
 const ERRORS = { ApiError, StreamTruncated, SchemaMismatch: ChunkDecodeError } as const
 
-/** Declares the capture suite (call it from a runtime's test file). */
-export const captureSuite = (runtime: string): void => {
+/** Declares the capture suite. */
+const captureSuite = (runtime: string): void => {
   const skip = sharedSkip("reference/captures/")
   describe.skipIf(skip)(`real captures (${runtime})`, () => {
     it("lists what every capture must decode to", () => {
@@ -210,3 +183,5 @@ export const captureSuite = (runtime: string): void => {
     }
   })
 }
+
+captureSuite(RUNTIME)

@@ -10,8 +10,8 @@ import { describe, it } from "@friendli-stream/test-harness"
 import { requireShared, sharedSkip } from "@friendli-stream/test-harness/shared"
 import * as Effect from "effect/Effect"
 import { ChatCompletionStream, StreamMetrics } from "../src/index.ts"
-import { referenceChunks } from "./captures.ts"
-import { cutEvery, pieceStream } from "./support.ts"
+import { referenceChunks } from "./reference-chunks.ts"
+import { cutEvery, pieceStream, RUNTIME } from "./support.ts"
 
 /** The reasoning streams, with the start of their reasoning and of their answer as a person reads them. */
 const REASONING: Record<string, { readonly reasoning: string; readonly answer: string }> = {
@@ -53,8 +53,8 @@ const rawTexts = (chunks: ReadonlyArray<unknown>): { reasoning: string; answer: 
   return { reasoning, answer, reasoningChunks }
 }
 
-/** Declares the suite (call it from a runtime's test file). */
-export const peerCaptureSuite = (runtime: string): void => {
+/** Declares the suite. */
+const peerCaptureSuite = (runtime: string): void => {
   describe.skipIf(sharedSkip("reference/peer-captures/"))(`real reasoning streams (${runtime})`, () => {
     for (const [file, starts] of Object.entries(REASONING)) {
       it(`folds ${file} in compatible mode into its reasoning_content and its content`, async () => {
@@ -82,3 +82,5 @@ export const peerCaptureSuite = (runtime: string): void => {
     }
   })
 }
+
+peerCaptureSuite(RUNTIME)

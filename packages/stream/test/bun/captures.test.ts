@@ -1,3 +1,0 @@
-import { captureSuite } from "../captures.ts"
-
-captureSuite("bun")

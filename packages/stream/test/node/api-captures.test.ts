@@ -1,3 +1,0 @@
-import { apiCaptureSuite } from "../api-captures.ts"
-
-apiCaptureSuite("node")

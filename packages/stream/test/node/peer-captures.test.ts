@@ -1,3 +1,0 @@
-import { peerCaptureSuite } from "../peer-captures.ts"
-
-peerCaptureSuite("node")

@@ -1,3 +1,0 @@
-import { redisFixtureSuite } from "../shared/redis-fixture.ts"
-
-redisFixtureSuite()
