@@ -31,6 +31,9 @@ import { serveNode, toNodeListener } from "@friendli-stream/testing/node"
 
 export type { AppOptions, RunningApp } from "@friendli-stream/sample-service"
 
+/** The listener's accept queue: connections the kernel completes before the service accepts them. */
+const LISTEN_BACKLOG = 4096
+
 /**
  * Starts the app on `node:http`, by default on 127.0.0.1:8080; without a token, with the mock on a free port.
  *
@@ -52,7 +55,10 @@ export const startApp = (options: AppOptions = {}): Promise<RunningApp> =>
       listen: async (handler, { port, hostname }) => {
         // toNodeListener streams the Web response with backpressure and aborts request.signal when the client goes.
         const server = createServer({ noDelay: true }, toNodeListener(handler))
-        server.listen(port, hostname)
+        // A long accept queue: with node:http's default (511) a burst of connections (1,000 readers at once) overflows
+        // it while the event loop is busy, the kernel drops their SYNs, and the clients' retries (1 s, 3 s, 7 s) pass
+        // their connect timeouts (undici's 10 s). The kernel caps it at net.core.somaxconn.
+        server.listen({ port, host: hostname, backlog: LISTEN_BACKLOG })
         await once(server, "listening")
         return {
           port: (server.address() as AddressInfo).port,
