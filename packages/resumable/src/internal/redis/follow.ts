@@ -140,7 +140,7 @@ export const makeFollower = (options: FollowerOptions): Effect.Effect<Follower, 
             Deferred.doneUnsafe(waiter.done, Exit.fail(entries as StoreError))
             continue
           }
-          const mine = entries.filter((entry) => entry.seq > waiter.after)
+          const mine: ReadonlyArray<Entry> = entries.filter((entry) => entry.seq > waiter.after)
           if (mine.length === 0) continue
           remove(key, waiter)
           Deferred.doneUnsafe(waiter.done, Exit.succeed(mine))
