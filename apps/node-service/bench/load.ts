@@ -23,6 +23,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { type ServiceProcess, startService } from "@friendli-stream/sample-service/suite/processes"
 import { readStream, type StreamResult } from "./reader.ts"
+import { spawnListening } from "./spawnListening.ts"
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`)
@@ -67,31 +68,12 @@ const MiB = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
 
 /** The mock in a process of its own (bench/mock.ts). */
 const startMock = async () => {
-  const child = spawn(process.execPath, ["bench/mock.ts", "--faults", `delay:${DELAY}`], {
-    cwd: `${root}apps/node-service`,
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  let output = ""
-  const url = await new Promise<string>((found, fail) => {
-    const read = (d: Uint8Array) => {
-      output += new TextDecoder().decode(d)
-      const at = /listening on (http:\/\/\S+)/.exec(output)?.[1]
-      if (at !== undefined) found(at)
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    child.once("close", () => fail(new Error(`the mock ended before it listened:\n${output}`)))
-  })
-  const exited = new Promise<void>((done) => child.once("close", () => done()))
+  const mock = await spawnListening(["bench/mock.ts", "--faults", `delay:${DELAY}`], `${root}apps/node-service`)
   return {
-    url,
+    ...mock,
     outcomes: async (): Promise<Array<Upstream>> =>
-      (await fetch(`${url}/_bench/outcomes`)).json() as Promise<Array<Upstream>>,
-    forget: async () => void (await fetch(`${url}/_mock/requests`, { method: "DELETE" })).body?.cancel(),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
-      await exited
-    },
+      (await fetch(`${mock.url}/_bench/outcomes`)).json() as Promise<Array<Upstream>>,
+    forget: async () => void (await fetch(`${mock.url}/_mock/requests`, { method: "DELETE" })).body?.cancel(),
   }
 }
 type Mock = Awaited<ReturnType<typeof startMock>>

@@ -13,13 +13,13 @@
 //     node bench/resumable.ts [--streams 1000] [--tokens 64] [--seed 20] [--redis-only]      (--quick: 100 streams)
 //
 // Linux only (CPU and memory from /proc). Every request goes to 127.0.0.1; the run is bounded by the stream count.
-import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createConnection } from "node:net"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { type ServiceProcess, startService } from "@friendli-stream/sample-service/suite/processes"
 import { redisSkip, startRedis } from "@friendli-stream/test-harness/redis"
+import { spawnListening } from "./spawnListening.ts"
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`)
@@ -82,32 +82,11 @@ const difference = (after: Map<string, number>, before: Map<string, number>): Ma
 }
 
 /** The mock Friendli endpoint in a process of its own (`friendli-mock`, the testing package's Node server). */
-const startMock = async (faults: string) => {
-  const bin = fileURLToPath(new URL("../../../packages/testing/dist/bin/node.js", import.meta.url))
-  const child = spawn(process.execPath, [bin, "--port", "0", "--host", "127.0.0.1", "--faults", faults], {
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  let output = ""
-  const url = await new Promise<string>((found, fail) => {
-    const read = (d: Uint8Array) => {
-      output += new TextDecoder().decode(d)
-      const at = /listening on (http:\/\/\S+)/.exec(output)?.[1]
-      if (at !== undefined) found(at)
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    child.once("close", () => fail(new Error(`the mock ended before it listened:\n${output}`)))
-  })
-  const exited = new Promise<void>((done) => child.once("close", () => done()))
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
-      await exited
-    },
-  }
-}
+const startMock = (faults: string) =>
+  spawnListening([
+    fileURLToPath(new URL("../../../packages/testing/dist/bin/node.js", import.meta.url)),
+    ...["--port", "0", "--host", "127.0.0.1", "--faults", faults],
+  ])
 
 interface Event {
   readonly id: string
