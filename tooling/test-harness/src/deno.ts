@@ -182,13 +182,19 @@ const skipTest = (name: string): void => {
 
 /**
  * Evaluates one test file (`load` imports it) with its tests, groups and top-level hooks in a top-level group of its
- * own: its `beforeAll` hooks run before its first test, its `afterAll` hooks after its last.
+ * own: its `beforeAll` hooks run before its first test, its `afterAll` hooks after its last. A file that throws while
+ * it loads is one failed test, named after the file; the other files run.
  */
-export const declareFile = async (load: () => Promise<unknown>): Promise<void> => {
-  assertCollecting("declareFile")
+export const declareFile = async (file: string, load: () => Promise<unknown>): Promise<void> => {
+  assertCollecting(`declareFile("${file}")`)
   current = makeGroup("", undefined)
   try {
     await load()
+  } catch (error) {
+    Deno.test({
+      name: `${file} (loading the file)`,
+      fn: () => Promise.reject(error),
+    })
   } finally {
     current = root
   }

@@ -21,4 +21,4 @@ const files = readdirSync(join(root, "test"), { recursive: true, withFileTypes: 
   .filter((file) => !OTHER_RUNTIMES.some((folder) => file.startsWith(folder)))
   .sort()
 
-for (const file of files) await declareFile(() => import(pathToFileURL(join(root, file)).href))
+for (const file of files) await declareFile(file, () => import(pathToFileURL(join(root, file)).href))
