@@ -20,7 +20,6 @@ import {
   ResumableStore,
   StoreError,
 } from "../src/index.ts"
-import { storeContract } from "./store-contract.ts"
 
 type Services = ResumableStore | RedisStore.RedisStore | Redis.Redis
 type Instance = ManagedRuntime.ManagedRuntime<Services, unknown>
@@ -81,20 +80,6 @@ describe.skipIf(redisSkip())("RedisStore", () => {
   afterAll(async () => {
     await redis?.stop()
   }, 20_000)
-
-  storeContract({
-    name: "redis",
-    refusesUnsentSeq: true,
-    layer: storeLayer(),
-    holds: (streamId) =>
-      Effect.flatMap(RedisStore.RedisStore, (r) => {
-        const { meta, log } = r.keys(streamId)
-        return Effect.map(
-          Redis.Redis.use((redis) => redis.send<number>("EXISTS", meta, log)),
-          (n) => Number(n) > 0,
-        )
-      }),
-  })
 
   describe("on a real Redis", () => {
     let a: Instance

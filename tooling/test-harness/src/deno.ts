@@ -11,8 +11,9 @@
  * A skipped test is a `Deno.test` with `ignore`, which deno reports as skipped.
  *
  * Deno's own BDD module (`@std/testing/bdd`) is on jsr only, which is not reachable from every machine the
- * suites run on; hence this small runner. `deno test` evaluates each test module in its own isolate, so this
- * module's state is per file.
+ * suites run on; hence this small runner. The suites run every test file of a package in one isolate (see
+ * denoSuite.ts, which loads each file through {@link declareFile}): each file's tests are one top-level group of
+ * their own, so its top-level hooks run around its own tests only.
  */
 import type { TestFunction } from "./index.d.ts"
 import { portable } from "./portable.ts"
@@ -177,6 +178,26 @@ const declareTest = (name: string, fn: TestFunction, timeout: number = DEFAULT_T
 const skipTest = (name: string): void => {
   assertCollecting(`it("${name}")`)
   Deno.test({ name: fullName(current, name), ignore: true, fn: async () => {} })
+}
+
+/**
+ * Evaluates one test file (`load` imports it) with its tests, groups and top-level hooks in a top-level group of its
+ * own: its `beforeAll` hooks run before its first test, its `afterAll` hooks after its last. A file that throws while
+ * it loads is one failed test, named after the file; the other files run.
+ */
+export const declareFile = async (file: string, load: () => Promise<unknown>): Promise<void> => {
+  assertCollecting(`declareFile("${file}")`)
+  current = makeGroup("", undefined)
+  try {
+    await load()
+  } catch (error) {
+    Deno.test({
+      name: `${file} (loading the file)`,
+      fn: () => Promise.reject(error),
+    })
+  } finally {
+    current = root
+  }
 }
 
 export const { describe, it, beforeAll, afterAll } = portable({
