@@ -2,11 +2,13 @@
 // The consumer project check: can a project outside this repository install the packages as published and use
 // them, with the README's examples, on TypeScript and on Node?
 //
-//   node tooling/scripts/consumer-check.mjs [--keep]      (`pnpm test` runs it after the publint checks)
+//   node tooling/scripts/consumer-check.mjs [--packed <dir>] [--keep]
+//   (tooling/consumer's `consumer:check` runs it through consumer-check-all.mjs, with --packed)
 //
 // It builds nothing: the packages' dist/ must be built (`pnpm build`; `pnpm test` builds first).
-//   1. `pnpm pack` @friendli-stream/core, stream, client, node, testing and resumable into a temp dir under os.tmpdir() (pack rewrites
-//      `workspace:*` to the real versions, as `pnpm publish` does).
+//   1. `pnpm pack` @friendli-stream/core, stream, client, node, testing and resumable into a temp dir under
+//      os.tmpdir() (pack rewrites `workspace:*` to the real versions, as `pnpm publish` does). With `--packed <dir>`
+//      (a folder `pnpm pack:all --out <dir>` wrote) it packs nothing and takes their tarballs from there.
 //   2. A consumer project next to them: a package.json that depends on the tarballs (file:), `effect@latest`,
 //      typescript 5.9.3 and @types/node 22, installed with the host's npm (`npm install --no-audit --no-fund`,
 //      from the npm registry). Exactly one `effect` may be installed (effect is a peer dependency of every package:
@@ -33,12 +35,14 @@ import {
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { packedArg, packedTarballs } from "./lib/pack.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const PACKAGES = ["core", "stream", "client", "node", "testing", "resumable"]
 const PROGRAMS = ["promise.ts", "effect.ts", "resumable.ts"]
 const SOURCES = join(ROOT, "tooling/consumer")
 const keep = process.argv.includes("--keep")
+const packedDir = packedArg()
 const started = Date.now()
 
 class CheckFailure extends Error {}
@@ -109,20 +113,31 @@ try {
   }
 
   // 1. The tarballs, as `pnpm publish` would upload them.
-  mkdirSync(packs)
   /** @type {Record<string, string>} */
   const dependencies = {}
-  await Promise.all(
-    PACKAGES.map(async (name) => {
-      const { stdout } = await run(`pnpm pack ${name}`, "pnpm", ["pack", "--json", "--pack-destination", packs], {
-        cwd: join(ROOT, "packages", name),
-        timeoutMs: 60_000,
-      })
-      const packed = JSON.parse(stdout)
-      dependencies[packed.name] = `file:${relative(project, packed.filename)}`
-    }),
-  )
-  console.log(`consumer-check: packed ${Object.keys(dependencies).sort().join(", ")} into ${packs}`)
+  if (packedDir === undefined) {
+    mkdirSync(packs)
+    await Promise.all(
+      PACKAGES.map(async (name) => {
+        const { stdout } = await run(`pnpm pack ${name}`, "pnpm", ["pack", "--json", "--pack-destination", packs], {
+          cwd: join(ROOT, "packages", name),
+          timeoutMs: 60_000,
+        })
+        const packed = JSON.parse(stdout)
+        dependencies[packed.name] = `file:${relative(project, packed.filename)}`
+      }),
+    )
+    console.log(`consumer-check: packed ${Object.keys(dependencies).sort().join(", ")} into ${packs}`)
+  } else {
+    const tarballs = packedTarballs(packedDir)
+    for (const name of PACKAGES) {
+      const { name: packageName } = JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8"))
+      const tarball = tarballs.find((t) => t.name === packageName)
+      if (tarball === undefined) throw new CheckFailure(`${packedDir} has no tarball of ${packageName}`)
+      dependencies[packageName] = `file:${relative(project, tarball.file)}`
+    }
+    console.log(`consumer-check: ${Object.keys(dependencies).sort().join(", ")} packed in ${packedDir}`)
+  }
 
   // 2. The consumer project, installed from the tarballs and the npm registry.
   mkdirSync(project)

@@ -1,6 +1,7 @@
 // Packs the publishable packages (every packages/* whose package.json is not private) into tarballs, as
 // `pnpm publish` would upload them: `pnpm pack` rewrites `workspace:*` to the real versions. Used by
-// `pack-all.mjs` (`pnpm pack:all`), the README install check and the release script.
+// `pack-all.mjs` (`pnpm pack:all`), the consumer and README install checks (which take a folder already packed with
+// `--packed <dir>`) and the release script.
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -103,4 +104,30 @@ export const packAll = async (out, { root = ROOT } = {}) => {
     `# Written by \`pnpm pack:all\`: the friendli-stream packages from these tarballs, not the registry.\noverrides:\n${yaml.join("\n")}\n`,
   )
   return packed
+}
+
+/**
+ * The tarballs of a folder `packAll` wrote, read from its `overrides.json`.
+ *
+ * @param {string} dir
+ * @returns {{ name: string, file: string }[]}
+ */
+export const packedTarballs = (dir) => {
+  const overrides = join(dir, "overrides.json")
+  if (!existsSync(overrides)) {
+    throw new Error(`${dir} has no overrides.json: not a folder of \`pnpm pack:all --out <dir>\``)
+  }
+  return Object.entries(JSON.parse(readFileSync(overrides, "utf8"))).map(([name, spec]) => ({
+    name,
+    file: String(spec).replace(/^file:/, ""),
+  }))
+}
+
+/**
+ * The folder of a check's `--packed <dir>` argument (tarballs `packAll` wrote, used instead of packing again), or
+ * undefined without one.
+ */
+export const packedArg = (argv = process.argv) => {
+  const at = argv.indexOf("--packed")
+  return at === -1 ? undefined : resolve(argv[at + 1] ?? "")
 }
