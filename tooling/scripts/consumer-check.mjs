@@ -16,9 +16,9 @@
 //   3. The programs of tooling/consumer/ (promise.ts: the root README's Promise example; effect.ts: the Effect example
 //      of packages/node/README.md; resumable.ts: a resumable stream, dropped and resumed; all stream from the mock of
 //      @friendli-stream/testing served in-process) and its
-//      tsconfig.json (strict, NodeNext) are copied in, type-checked with the consumer's tsc, then each is run with
-//      the Node running this script (Node 24 under pnpm; it strips the types itself). Each must exit 0 and print
-//      the text it streamed, which must not be empty.
+//      tsconfig.json (strict, NodeNext) are copied in, type-checked with the consumer's tsc and, at the same time,
+//      each run with the Node running this script (Node 24 under pnpm; it strips the types itself). Each must exit 0
+//      and print the text it streamed, which must not be empty.
 // Exit code 1, with a message saying which step failed, on any failure. The temp dir is removed at the end, unless
 // --keep is given (its path is printed).
 import { spawn } from "node:child_process"
@@ -168,13 +168,13 @@ try {
   const effectVersion = JSON.parse(readFileSync(join(effects[0] ?? "", "package.json"), "utf8")).version
   console.log(`consumer-check: one effect installed: effect@${effectVersion} (${relative(project, effects[0] ?? "")})`)
 
-  // 3. Type-check, then run each program.
-  await run("tsc", process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], {
-    cwd: project,
-    timeoutMs: 600_000,
-  })
-  console.log(`consumer-check: tsc --noEmit (strict, NodeNext) passed for ${PROGRAMS.join(", ")}`)
-  for (const program of PROGRAMS) {
+  // 3. Type-check, and run each program, at the same time.
+  const typeCheck = async () => {
+    const tsc = join(project, "node_modules/typescript/bin/tsc")
+    await run("tsc", process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project, timeoutMs: 600_000 })
+    console.log(`consumer-check: tsc --noEmit (strict, NodeNext) passed for ${PROGRAMS.join(", ")}`)
+  }
+  const runProgram = async (/** @type {string} */ program) => {
     const { stdout, stderr } = await run(program, process.execPath, [program], { cwd: project, timeoutMs: 30_000 })
     if (stdout.trim() === "") {
       throw new CheckFailure(`${program} exited 0 but streamed no text${stderr.trim() ? `:\n${stderr.trim()}` : ""}`)
@@ -183,6 +183,11 @@ try {
       `consumer-check: node ${program} (Node ${process.versions.node}) streamed: ${JSON.stringify(stdout.trim())}`,
     )
     if (stderr.trim() !== "") console.log(`consumer-check: ${program} also wrote to stderr:\n${stderr.trimEnd()}`)
+  }
+  const results = await Promise.allSettled([typeCheck(), ...PROGRAMS.map(runProgram)])
+  const failed = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []))
+  if (failed.length > 0) {
+    throw new CheckFailure(failed.map((e) => (e instanceof Error ? e.message : String(e))).join("\n"))
   }
   console.log(`consumer-check: ok (${((Date.now() - started) / 1000).toFixed(1)}s)`)
 } catch (error) {

@@ -2,10 +2,10 @@
 import { availableParallelism } from "node:os"
 
 /**
- * The commands a check runs at once: installs and programs spend much of their time on the network, the disk and
- * the mock's pauses, so one more than the machine's cores (at least 3); `FRIENDLI_CHECK_JOBS` sets it.
+ * The commands each check runs at once: as many as the machine has cores (at least 2), since the three checks of
+ * `consumer:check` run side by side; `FRIENDLI_CHECK_JOBS` sets it.
  */
-export const JOBS = Number(process.env.FRIENDLI_CHECK_JOBS) || Math.max(3, availableParallelism() + 1)
+export const JOBS = Number(process.env.FRIENDLI_CHECK_JOBS) || Math.max(2, availableParallelism())
 
 /**
  * A queue that runs the tasks given to it at most `n` at a time, in the order given; each call returns its task's
