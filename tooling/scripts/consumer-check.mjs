@@ -6,9 +6,10 @@
 //   (tooling/consumer's `consumer:check` runs it through consumer-check-all.mjs, with --packed)
 //
 // It builds nothing: the packages' dist/ must be built (`pnpm build`; `pnpm test` builds first).
-//   1. `pnpm pack` @friendli-stream/core, stream, client, node, testing and resumable into a temp dir under
-//      os.tmpdir() (pack rewrites `workspace:*` to the real versions, as `pnpm publish` does). With `--packed <dir>`
-//      (a folder `pnpm pack:all --out <dir>` wrote) it packs nothing and takes their tarballs from there.
+//   1. Packs every publishable package as `pnpm pack:all` does, into a temp dir under os.tmpdir() (pack rewrites
+//      `workspace:*` to the real versions, as `pnpm publish` does); the project uses those of
+//      @friendli-stream/core, stream, client, node, testing and resumable. With `--packed <dir>` (a folder
+//      `pnpm pack:all --out <dir>` wrote) it packs nothing and takes the tarballs from there.
 //   2. A consumer project next to them: a package.json that depends on the tarballs (file:), `effect@latest`,
 //      typescript 5.9.3 and @types/node 22, installed with the host's npm (`npm install --no-audit --no-fund`,
 //      from the npm registry). Exactly one `effect` may be installed (effect is a peer dependency of every package:
@@ -35,7 +36,7 @@ import {
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { packedArg, packedTarballs } from "./lib/pack.mjs"
+import { packAll, packedArg, packedTarballs } from "./lib/pack.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const PACKAGES = ["core", "stream", "client", "node", "testing", "resumable"]
@@ -113,31 +114,20 @@ try {
   }
 
   // 1. The tarballs, as `pnpm publish` would upload them.
+  if (packedDir === undefined) {
+    await packAll(packs)
+    console.log(`consumer-check: packed every publishable package into ${packs}`)
+  }
+  const tarballs = packedTarballs(packedDir ?? packs)
   /** @type {Record<string, string>} */
   const dependencies = {}
-  if (packedDir === undefined) {
-    mkdirSync(packs)
-    await Promise.all(
-      PACKAGES.map(async (name) => {
-        const { stdout } = await run(`pnpm pack ${name}`, "pnpm", ["pack", "--json", "--pack-destination", packs], {
-          cwd: join(ROOT, "packages", name),
-          timeoutMs: 60_000,
-        })
-        const packed = JSON.parse(stdout)
-        dependencies[packed.name] = `file:${relative(project, packed.filename)}`
-      }),
-    )
-    console.log(`consumer-check: packed ${Object.keys(dependencies).sort().join(", ")} into ${packs}`)
-  } else {
-    const tarballs = packedTarballs(packedDir)
-    for (const name of PACKAGES) {
-      const { name: packageName } = JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8"))
-      const tarball = tarballs.find((t) => t.name === packageName)
-      if (tarball === undefined) throw new CheckFailure(`${packedDir} has no tarball of ${packageName}`)
-      dependencies[packageName] = `file:${relative(project, tarball.file)}`
-    }
-    console.log(`consumer-check: ${Object.keys(dependencies).sort().join(", ")} packed in ${packedDir}`)
+  for (const name of PACKAGES) {
+    const { name: packageName } = JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8"))
+    const tarball = tarballs.find((t) => t.name === packageName)
+    if (tarball === undefined) throw new CheckFailure(`${packedDir ?? packs} has no tarball of ${packageName}`)
+    dependencies[packageName] = `file:${relative(project, tarball.file)}`
   }
+  console.log(`consumer-check: the project depends on ${Object.keys(dependencies).sort().join(", ")}`)
 
   // 2. The consumer project, installed from the tarballs and the npm registry.
   mkdirSync(project)
