@@ -2,11 +2,14 @@
 // The consumer project check: can a project outside this repository install the packages as published and use
 // them, with the README's examples, on TypeScript and on Node?
 //
-//   node tooling/scripts/consumer-check.mjs [--keep]      (`pnpm test` runs it after the publint checks)
+//   node tooling/scripts/consumer-check.mjs [--packed <dir>] [--keep]
+//   (tooling/consumer's `consumer:check` runs it through consumer-check-all.mjs, with --packed)
 //
 // It builds nothing: the packages' dist/ must be built (`pnpm build`; `pnpm test` builds first).
-//   1. `pnpm pack` @friendli-stream/core, stream, client, node, testing and resumable into a temp dir under os.tmpdir() (pack rewrites
-//      `workspace:*` to the real versions, as `pnpm publish` does).
+//   1. Packs every publishable package as `pnpm pack:all` does, into a temp dir under os.tmpdir() (pack rewrites
+//      `workspace:*` to the real versions, as `pnpm publish` does); the project uses those of
+//      @friendli-stream/core, stream, client, node, testing and resumable. With `--packed <dir>` (a folder
+//      `pnpm pack:all --out <dir>` wrote) it packs nothing and takes the tarballs from there.
 //   2. A consumer project next to them: a package.json that depends on the tarballs (file:), `effect@latest`,
 //      typescript 5.9.3 and @types/node 22, installed with the host's npm (`npm install --no-audit --no-fund`,
 //      from the npm registry). Exactly one `effect` may be installed (effect is a peer dependency of every package:
@@ -14,9 +17,9 @@
 //   3. The programs of tooling/consumer/ (promise.ts: the root README's Promise example; effect.ts: the Effect example
 //      of packages/node/README.md; resumable.ts: a resumable stream, dropped and resumed; all stream from the mock of
 //      @friendli-stream/testing served in-process) and its
-//      tsconfig.json (strict, NodeNext) are copied in, type-checked with the consumer's tsc, then each is run with
-//      the Node running this script (Node 24 under pnpm; it strips the types itself). Each must exit 0 and print
-//      the text it streamed, which must not be empty.
+//      tsconfig.json (strict, NodeNext) are copied in, type-checked with the consumer's tsc and, at the same time,
+//      each run with the Node running this script (Node 24 under pnpm; it strips the types itself). Each must exit 0
+//      and print the text it streamed, which must not be empty.
 // Exit code 1, with a message saying which step failed, on any failure. The temp dir is removed at the end, unless
 // --keep is given (its path is printed).
 import { spawn } from "node:child_process"
@@ -33,12 +36,14 @@ import {
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { packAll, packedArg, packedTarballs } from "./lib/pack.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const PACKAGES = ["core", "stream", "client", "node", "testing", "resumable"]
 const PROGRAMS = ["promise.ts", "effect.ts", "resumable.ts"]
 const SOURCES = join(ROOT, "tooling/consumer")
 const keep = process.argv.includes("--keep")
+const packedDir = packedArg()
 const started = Date.now()
 
 class CheckFailure extends Error {}
@@ -109,20 +114,20 @@ try {
   }
 
   // 1. The tarballs, as `pnpm publish` would upload them.
-  mkdirSync(packs)
+  if (packedDir === undefined) {
+    await packAll(packs)
+    console.log(`consumer-check: packed every publishable package into ${packs}`)
+  }
+  const tarballs = packedTarballs(packedDir ?? packs)
   /** @type {Record<string, string>} */
   const dependencies = {}
-  await Promise.all(
-    PACKAGES.map(async (name) => {
-      const { stdout } = await run(`pnpm pack ${name}`, "pnpm", ["pack", "--json", "--pack-destination", packs], {
-        cwd: join(ROOT, "packages", name),
-        timeoutMs: 60_000,
-      })
-      const packed = JSON.parse(stdout)
-      dependencies[packed.name] = `file:${relative(project, packed.filename)}`
-    }),
-  )
-  console.log(`consumer-check: packed ${Object.keys(dependencies).sort().join(", ")} into ${packs}`)
+  for (const name of PACKAGES) {
+    const { name: packageName } = JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8"))
+    const tarball = tarballs.find((t) => t.name === packageName)
+    if (tarball === undefined) throw new CheckFailure(`${packedDir ?? packs} has no tarball of ${packageName}`)
+    dependencies[packageName] = `file:${relative(project, tarball.file)}`
+  }
+  console.log(`consumer-check: the project depends on ${Object.keys(dependencies).sort().join(", ")}`)
 
   // 2. The consumer project, installed from the tarballs and the npm registry.
   mkdirSync(project)
@@ -153,13 +158,13 @@ try {
   const effectVersion = JSON.parse(readFileSync(join(effects[0] ?? "", "package.json"), "utf8")).version
   console.log(`consumer-check: one effect installed: effect@${effectVersion} (${relative(project, effects[0] ?? "")})`)
 
-  // 3. Type-check, then run each program.
-  await run("tsc", process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], {
-    cwd: project,
-    timeoutMs: 600_000,
-  })
-  console.log(`consumer-check: tsc --noEmit (strict, NodeNext) passed for ${PROGRAMS.join(", ")}`)
-  for (const program of PROGRAMS) {
+  // 3. Type-check, and run each program, at the same time.
+  const typeCheck = async () => {
+    const tsc = join(project, "node_modules/typescript/bin/tsc")
+    await run("tsc", process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project, timeoutMs: 600_000 })
+    console.log(`consumer-check: tsc --noEmit (strict, NodeNext) passed for ${PROGRAMS.join(", ")}`)
+  }
+  const runProgram = async (/** @type {string} */ program) => {
     const { stdout, stderr } = await run(program, process.execPath, [program], { cwd: project, timeoutMs: 30_000 })
     if (stdout.trim() === "") {
       throw new CheckFailure(`${program} exited 0 but streamed no text${stderr.trim() ? `:\n${stderr.trim()}` : ""}`)
@@ -168,6 +173,11 @@ try {
       `consumer-check: node ${program} (Node ${process.versions.node}) streamed: ${JSON.stringify(stdout.trim())}`,
     )
     if (stderr.trim() !== "") console.log(`consumer-check: ${program} also wrote to stderr:\n${stderr.trimEnd()}`)
+  }
+  const results = await Promise.allSettled([typeCheck(), ...PROGRAMS.map(runProgram)])
+  const failed = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []))
+  if (failed.length > 0) {
+    throw new CheckFailure(failed.map((e) => (e instanceof Error ? e.message : String(e))).join("\n"))
   }
   console.log(`consumer-check: ok (${((Date.now() - started) / 1000).toFixed(1)}s)`)
 } catch (error) {

@@ -1,6 +1,7 @@
 // Packs the publishable packages (every packages/* whose package.json is not private) into tarballs, as
 // `pnpm publish` would upload them: `pnpm pack` rewrites `workspace:*` to the real versions. Used by
-// `pack-all.mjs` (`pnpm pack:all`), the README install check and the release script.
+// `pack-all.mjs` (`pnpm pack:all`), the consumer and README install checks (which take a folder already packed with
+// `--packed <dir>`) and the release script.
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -88,13 +89,16 @@ export const packAll = async (out, { root = ROOT } = {}) => {
   }
   mkdirSync(out, { recursive: true })
   for (const entry of readdirSync(out)) if (entry.endsWith(".tgz")) rmSync(join(out, entry))
-  /** @type {{ name: string, version: string, file: string }[]} */
-  const packed = []
-  for (const p of packages) {
-    const { stdout } = await run("pnpm", ["pack", "--json", "--pack-destination", out], { cwd: p.dir })
-    const json = JSON.parse(stdout)
-    packed.push({ name: json.name, version: json.version, file: json.filename })
-  }
+  // One recursive `pnpm pack` for all of them: the same tarballs as a `pnpm pack` in each, one pnpm start-up.
+  const filters = packages.flatMap((p) => ["--filter", p.name])
+  const { stdout } = await run("pnpm", ["-r", ...filters, "pack", "--json", "--pack-destination", out], { cwd: root })
+  /** @type {{ name: string, version: string, filename: string }[]} */
+  const infos = [JSON.parse(stdout)].flat()
+  const packed = packages.map((p) => {
+    const info = infos.find((i) => i.name === p.name)
+    if (info === undefined) throw new Error(`pnpm pack wrote no tarball of ${p.name}:\n${stdout}`)
+    return { name: info.name, version: info.version, file: info.filename }
+  })
   const overrides = Object.fromEntries(packed.map((p) => [p.name, `file:${p.file}`]))
   writeFileSync(join(out, "overrides.json"), `${JSON.stringify(overrides, null, 2)}\n`)
   const yaml = Object.entries(overrides).map(([name, spec]) => `  ${JSON.stringify(name)}: ${JSON.stringify(spec)}`)
@@ -103,4 +107,30 @@ export const packAll = async (out, { root = ROOT } = {}) => {
     `# Written by \`pnpm pack:all\`: the friendli-stream packages from these tarballs, not the registry.\noverrides:\n${yaml.join("\n")}\n`,
   )
   return packed
+}
+
+/**
+ * The tarballs of a folder `packAll` wrote, read from its `overrides.json`.
+ *
+ * @param {string} dir
+ * @returns {{ name: string, file: string }[]}
+ */
+export const packedTarballs = (dir) => {
+  const overrides = join(dir, "overrides.json")
+  if (!existsSync(overrides)) {
+    throw new Error(`${dir} has no overrides.json: not a folder of \`pnpm pack:all --out <dir>\``)
+  }
+  return Object.entries(JSON.parse(readFileSync(overrides, "utf8"))).map(([name, spec]) => ({
+    name,
+    file: String(spec).replace(/^file:/, ""),
+  }))
+}
+
+/**
+ * The folder of a check's `--packed <dir>` argument (tarballs `packAll` wrote, used instead of packing again), or
+ * undefined without one.
+ */
+export const packedArg = (argv = process.argv) => {
+  const at = argv.indexOf("--packed")
+  return at === -1 ? undefined : resolve(argv[at + 1] ?? "")
 }
