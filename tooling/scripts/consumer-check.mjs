@@ -22,7 +22,6 @@
 //      and print the text it streamed, which must not be empty.
 // Exit code 1, with a message saying which step failed, on any failure. The temp dir is removed at the end, unless
 // --keep is given (its path is printed).
-import { spawn } from "node:child_process"
 import {
   copyFileSync,
   existsSync,
@@ -36,7 +35,7 @@ import {
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { packAll, packedArg, packedTarballs } from "./lib/pack.mjs"
+import { packAll, packedArg, packedTarballs, run as runCommand } from "./lib/pack.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const PACKAGES = ["core", "stream", "client", "node", "testing", "resumable"]
@@ -49,8 +48,8 @@ const started = Date.now()
 class CheckFailure extends Error {}
 
 /**
- * Runs a command to its end with its output collected; fails the check when it cannot start, times out or exits
- * non-zero, with its output in the message.
+ * Runs a command to its end with its output collected (lib/pack.mjs's `run`); fails the check when it cannot start,
+ * times out or exits non-zero, with its output in the message.
  *
  * @param {string} step what the command is for, for messages
  * @param {string} command
@@ -58,24 +57,9 @@ class CheckFailure extends Error {}
  * @param {{ cwd: string, timeoutMs: number, env?: NodeJS.ProcessEnv }} options
  * @returns {Promise<{ stdout: string, stderr: string }>}
  */
-const run = (step, command, args, { cwd, timeoutMs, env = process.env }) =>
-  new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (s) => {
-      stdout += s
-    })
-    child.stderr.setEncoding("utf8").on("data", (s) => {
-      stderr += s
-    })
-    child.on("error", (error) => reject(new CheckFailure(`${step}: could not run ${command}: ${error.message}`)))
-    child.on("close", (code, signal) => {
-      if (code === 0) return resolvePromise({ stdout, stderr })
-      const why = signal === "SIGTERM" ? `timed out after ${timeoutMs / 1000}s` : `exited with ${code ?? signal}`
-      const output = `${stdout}${stderr}`.trim()
-      reject(new CheckFailure(`${step}: \`${[command, ...args].join(" ")}\` ${why}${output ? `:\n${output}` : ""}`))
-    })
+const run = (step, command, args, options) =>
+  runCommand(command, args, options).catch((error) => {
+    throw new CheckFailure(`${step}: ${error instanceof Error ? error.message : error}`)
   })
 
 /** The directories of every installed package named `name` in a node_modules tree, nested ones included. */

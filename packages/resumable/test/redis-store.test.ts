@@ -1,7 +1,7 @@
 import assert from "node:assert/strict"
 import * as NodeRedis from "@effect/platform-node/NodeRedis"
 import { afterAll, beforeAll, describe, it } from "@friendli-stream/test-harness"
-import { redisSkip, type StartedRedis, startRedis } from "@friendli-stream/test-harness/redis"
+import { redisSkip, startRedis } from "@friendli-stream/test-harness/redis"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -20,28 +20,15 @@ import {
   ResumableStore,
   StoreError,
 } from "../src/index.ts"
+import { PREFIX, redisServer, type StoreServices } from "./redis-server.ts"
 
-type Services = ResumableStore | RedisStore.RedisStore | Redis.Redis
+type Services = StoreServices
 type Instance = ManagedRuntime.ManagedRuntime<Services, unknown>
 
 const LONG: CreateOptions = { leaseMs: 30_000, retentionMs: 60_000, maxDurationMs: 60_000 }
-const PREFIX = "test:resumable:"
 
 const events = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => ({ data: JSON.stringify({ n: from + i }) }))
-
-let redis: StartedRedis | undefined
-
-/** A store on its own connections to the test's Redis (the URL is read when the layer is built). */
-const storeLayer = (options?: RedisStore.RedisStoreOptions): Layer.Layer<Services, unknown> =>
-  Layer.unwrap(
-    Effect.sync(() => {
-      assert.ok(redis !== undefined, "redis-server was not started")
-      return RedisStore.layer({ prefix: PREFIX, ...options }).pipe(
-        Layer.provideMerge(NodeRedis.layer({ url: redis.url, maxConnections: 50 })),
-      )
-    }),
-  )
 
 const failure = async <A, E>(instance: Instance, effect: Effect.Effect<A, E, Services>): Promise<E> => {
   const exit = await instance.runPromiseExit(effect)
@@ -74,12 +61,7 @@ const keysOf = async (instance: Instance, streamId: string): Promise<Array<strin
 }
 
 describe.skipIf(redisSkip())("RedisStore", () => {
-  beforeAll(async () => {
-    redis = await startRedis()
-  }, 20_000)
-  afterAll(async () => {
-    await redis?.stop()
-  }, 20_000)
+  const { storeLayer } = redisServer()
 
   describe("on a real Redis", () => {
     let a: Instance
@@ -285,15 +267,7 @@ describe.skipIf(redisSkip())("RedisStore", () => {
 
     it("follows 40 live streams on one blocking read and one reserved connection: every reader gets its stream whole", async () => {
       // a pool of 2 connections: the 40 readers share the store's one reserved connection
-      const small: Instance = ManagedRuntime.make(
-        Layer.unwrap(
-          Effect.sync(() =>
-            RedisStore.layer({ prefix: PREFIX }).pipe(
-              Layer.provideMerge(NodeRedis.layer({ url: redis?.url ?? "", maxConnections: 2, acquireTimeout: 5000 })),
-            ),
-          ),
-        ),
-      )
+      const small: Instance = ManagedRuntime.make(storeLayer({}, { maxConnections: 2, acquireTimeout: 5000 }))
       try {
         const ids = Array.from({ length: 40 }, () => EventId.makeStreamId())
         const leases = await Promise.all(ids.map((id) => use(a, (s) => s.create(id, LONG))))
