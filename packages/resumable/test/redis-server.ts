@@ -42,5 +42,5 @@ export const redisServer = () => {
         ),
       ),
     )
-  return { url, storeLayer }
+  return { storeLayer }
 }

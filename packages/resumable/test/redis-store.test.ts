@@ -20,9 +20,8 @@ import {
   ResumableStore,
   StoreError,
 } from "../src/index.ts"
-import { PREFIX, redisServer, type StoreServices } from "./redis-server.ts"
+import { PREFIX, redisServer, type StoreServices as Services } from "./redis-server.ts"
 
-type Services = StoreServices
 type Instance = ManagedRuntime.ManagedRuntime<Services, unknown>
 
 const LONG: CreateOptions = { leaseMs: 30_000, retentionMs: 60_000, maxDurationMs: 60_000 }
